@@ -1,0 +1,31 @@
+#!/usr/bin/python3
+"""Records how lxml's HTML parser (parsel's) builds and serializes each input
+of spec/fixtures/dom/html-cases.json, into spec/fixtures/dom/html-trees.json.
+
+Every top-level node (comments and processing instructions around <html>
+included) is serialized as parsel's get() would. Run with Debian's python3
+after `apt-get install -y python3-scrapy`:
+    /usr/bin/python3 scripts/record-html-trees.py
+Two inputs are left out on purpose: CDATA inside HTML, and garbage after a
+quoted attribute value, where libxml2's repairs are accidents, not rules.
+"""
+import json
+import os
+from lxml import etree
+from parsel import Selector
+
+here = os.path.join(os.path.dirname(__file__), '..', 'spec', 'fixtures', 'dom')
+cases = json.load(open(os.path.join(here, 'html-cases.json'), encoding='utf8'))
+out = []
+for text in cases:
+    node = Selector(text=text).root
+    while node.getprevious() is not None:
+        node = node.getprevious()
+    parts = []
+    while node is not None:
+        parts.append(etree.tostring(node, method='html', encoding='unicode', with_tail=False))
+        node = node.getnext()
+    out.append({'input': text, 'serialized': parts})
+with open(os.path.join(here, 'html-trees.json'), 'w', encoding='utf8') as f:
+    json.dump(out, f, indent=1, ensure_ascii=False, sort_keys=True)
+    f.write('\n')

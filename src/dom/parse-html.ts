@@ -1,0 +1,267 @@
+import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
+import { ATTRIBUTE, COMMENT, DOCUMENT, DomNode, ELEMENT, PROCESSING_INSTRUCTION, TEXT, numberTree } from './node.js';
+import { decodeHtmlEntities } from './decode-entities.js';
+import { CLOSED_BY, VOID_ELEMENTS } from './html-rules.generated.js';
+import { pythonStrip } from './python-strip.js';
+
+/**
+ * Builds an HTML document tree that matches what lxml's HTML parser (used by
+ * parsel) builds, broken markup included: implied html/head/body, implied
+ * `<p>` around stray text, start tags that close open elements, end tags
+ * that close only elements of lower priority, HTML 4 entity rules.
+ *
+ * htmlparser2's Tokenizer does the lexing (NOTES.md: htmlparser2 parses ~4×
+ * faster than linkedom, about parsel's whole parse+extract budget); the tree
+ * rules are libxml2's, observed by scripts/derive-libxml2-html-rules.py.
+ *
+ * Known difference: CDATA sections in HTML, which libxml2 mangles, are kept
+ * as comments here.
+ */
+
+/** libxml2's end-tag priorities: a stray end tag never closes an element of higher priority. */
+const END_PRIORITY: Record<string, number> = {
+  div: 150, td: 160, th: 160, tr: 170, thead: 180, tbody: 180, tfoot: 180, table: 190, head: 200, body: 200, html: 220,
+};
+const endPriority = (name: string): number => END_PRIORITY[name] ?? 100;
+
+/** Elements that go into an implied <head> when they come before any body content. */
+const HEAD_ELEMENTS = new Set(['script', 'style', 'meta', 'link', 'title', 'base']);
+const NOT_BODY_IMPLYING = new Set(['noframes', 'frame', 'frameset']);
+const BOOLEAN_ATTRIBUTES = new Set([
+  'checked', 'compact', 'declare', 'defer', 'disabled', 'ismap', 'multiple', 'nohref', 'noresize', 'noshade', 'nowrap', 'readonly', 'selected',
+]);
+const WHITESPACE_ONLY = /^[ \t\n\r\f]*$/;
+
+class HtmlTreeBuilder implements TokenizerCallbacks {
+  readonly doc = new DomNode(DOCUMENT, '', '');
+  private readonly stack: DomNode[] = [];
+  private sawHead = false;
+  private sawBody = false;
+  /** Discarded html/head/body start tags whose end tags must be ignored too. */
+  private discarded = 0;
+  private text = '';
+  private tagName = '';
+  private attrs: DomNode[] = [];
+  private attrName = '';
+  private attrValue = '';
+  tokenizer: Tokenizer | undefined;
+
+  constructor(private readonly source: string) {}
+
+  // --- tokenizer callbacks -------------------------------------------------
+  ontext(start: number, end: number): void {
+    this.text += this.source.slice(start, end);
+  }
+  ontextentity(): void {}
+  onattribentity(): void {}
+  onopentagname(start: number, end: number): void {
+    this.flushText();
+    this.tagName = localPart(this.source.slice(start, end).toLowerCase());
+    this.attrs = [];
+  }
+  onattribname(start: number, end: number): void {
+    this.attrName = this.source.slice(start, end).toLowerCase();
+    this.attrValue = '';
+  }
+  onattribdata(start: number, end: number): void {
+    this.attrValue += this.source.slice(start, end);
+  }
+  onattribend(quote: number, _end: number): void {
+    const name = this.attrName;
+    for (const a of this.attrs) if (a.name === name) return; // the first of duplicated attributes wins
+    const valueless = quote === 0; // QuoteType.NoValue
+    const value = valueless ? (BOOLEAN_ATTRIBUTES.has(name) ? name : '') : decodeHtmlEntities(this.attrValue);
+    const attr = new DomNode(ATTRIBUTE, name, value);
+    attr.valueless = valueless;
+    this.attrs.push(attr);
+  }
+  onopentagend(): void {
+    this.startTag(this.tagName, false);
+  }
+  onselfclosingtag(): void {
+    this.startTag(this.tagName, true);
+  }
+  onclosetag(start: number, end: number): void {
+    this.flushText();
+    this.endTag(localPart(this.source.slice(start, end).toLowerCase()));
+  }
+  oncomment(start: number, end: number, offset: number): void {
+    if (this.source.charCodeAt(start) === 0x3f /* ? */ && this.source.charCodeAt(start - 1) === 0x3c /* < */) {
+      this.onprocessinginstruction(start, end); // htmlparser2 reads `<?…>` as a bogus comment; libxml2 as a PI
+      return;
+    }
+    this.flushText();
+    this.appendNode(new DomNode(COMMENT, '', this.source.slice(start, end - offset)));
+  }
+  oncdata(start: number, end: number, offset: number): void {
+    this.flushText();
+    this.appendNode(new DomNode(COMMENT, '', `[CDATA[${this.source.slice(start, end - offset)}]]`));
+  }
+  ondeclaration(): void {
+    this.flushText(); // <!DOCTYPE …> is not a node in lxml's tree
+  }
+  onprocessinginstruction(start: number, end: number): void {
+    this.flushText();
+    const body = this.source.slice(start, end).replace(/^\?/, '');
+    const match = /^([^\s?>]*)\s*([\s\S]*)$/.exec(body)!;
+    this.appendNode(new DomNode(PROCESSING_INSTRUCTION, match[1]!, match[2]!));
+  }
+  onend(): void {
+    this.flushText();
+  }
+  /**
+   * htmlparser2 lexes title, textarea, xmp, iframe, noembed, noframes and
+   * plaintext as raw text (HTML5); libxml2 parses markup inside them and keeps
+   * only script and style raw. The tokenizer asks this before it looks at a
+   * tag name, so answering "foreign" for every tag that does not start with
+   * `s` leaves just script and style (and s-words that are not them) special.
+   */
+  isInForeignContext(): boolean {
+    const at = (this.tokenizer as unknown as { index: number } | undefined)?.index ?? -1;
+    return (this.source.charCodeAt(at) | 0x20) !== 0x73;
+  }
+
+  // --- tree rules ------------------------------------------------------------
+  private top(): DomNode | undefined {
+    return this.stack[this.stack.length - 1];
+  }
+
+  private appendNode(node: DomNode): void {
+    const parent = this.top() ?? this.doc;
+    if (node.kind === TEXT) {
+      const last = parent.children[parent.children.length - 1];
+      if (last !== undefined && last.kind === TEXT) {
+        last.data += node.data;
+        return;
+      }
+    }
+    parent.append(node);
+  }
+
+  private push(name: string, attrs: DomNode[]): DomNode {
+    const el = new DomNode(ELEMENT, name, '');
+    for (const a of attrs) el.addAttr(a);
+    const parent = this.top() ?? this.rootContainer();
+    parent.append(el);
+    this.stack.push(el);
+    if (name === 'head') this.sawHead = true;
+    else if (name === 'body') this.sawBody = true;
+    return el;
+  }
+
+  /** Where a new top-level element goes: the document, or (as libxml2 does after </html>) the first root. */
+  private rootContainer(): DomNode {
+    const first = this.doc.children.find((c) => c.kind === ELEMENT);
+    return first ?? this.doc;
+  }
+
+  private autoClose(name: string): void {
+    for (let top = this.top(); top !== undefined && CLOSED_BY.get(top.name)?.has(name) === true; top = this.top()) {
+      this.stack.pop();
+    }
+  }
+
+  private checkImplied(name: string): void {
+    if (name === 'html') return;
+    if (this.stack.length === 0) this.push('html', []);
+    if (name === 'body' || name === 'head') return;
+    if (this.stack.length <= 1 && HEAD_ELEMENTS.has(name)) {
+      if (!this.sawHead) this.push('head', []);
+      return;
+    }
+    if (NOT_BODY_IMPLYING.has(name) || this.sawBody) return;
+    for (const open of this.stack) if (open.name === 'body' || open.name === 'head') return;
+    this.push('body', []);
+  }
+
+  private startTag(name: string, selfClosing: boolean): void {
+    const attrs = this.attrs;
+    this.attrs = [];
+    this.autoClose(name);
+    this.checkImplied(name);
+    if (this.isMisplaced(name)) {
+      this.discarded++;
+      if (name === 'html') this.mergeAttributes(this.stack[0], attrs);
+      return;
+    }
+    const el = this.push(name, attrs);
+    if (selfClosing || VOID_ELEMENTS.has(name)) this.stack.pop();
+    void el;
+  }
+
+  private isMisplaced(name: string): boolean {
+    if (name === 'html') return this.stack.length > 0;
+    if (name === 'head') return this.stack.length !== 1;
+    if (name === 'body') return this.stack.some((open) => open.name === 'body');
+    return false;
+  }
+
+  private mergeAttributes(target: DomNode | undefined, attrs: DomNode[]): void {
+    if (target === undefined) return;
+    for (const a of attrs) if (target.getAttr(a.name) === null) target.addAttr(a);
+  }
+
+  private endTag(name: string): void {
+    if (this.discarded > 0 && (name === 'html' || name === 'body' || name === 'head')) {
+      this.discarded--;
+      return;
+    }
+    const priority = endPriority(name);
+    let i = this.stack.length - 1;
+    for (; i >= 0; i--) {
+      const open = this.stack[i]!.name;
+      if (open === name) break;
+      if (endPriority(open) > priority) return;
+    }
+    if (i < 0) return; // an end tag with no open element is ignored
+    this.stack.length = i;
+  }
+
+  private flushText(): void {
+    const raw = this.text;
+    if (raw === '') return;
+    this.text = '';
+    const data = decodeHtmlEntities(raw);
+    if (WHITESPACE_ONLY.test(data)) {
+      if (this.stack.length > 0) this.appendNode(new DomNode(TEXT, '', data));
+      return; // whitespace outside any element is ignorable
+    }
+    const top = this.top();
+    if (top === undefined || top.name === 'html' || top.name === 'head') {
+      // libxml2 wraps character data that has no element to go into in a <p>.
+      this.autoClose('p');
+      this.checkImplied('p');
+      this.push('p', []);
+    }
+    this.appendNode(new DomNode(TEXT, '', data));
+  }
+}
+
+/** `foo:bar` → `bar`: libxml2's HTML parser drops element prefixes. */
+function localPart(name: string): string {
+  const colon = name.indexOf(':');
+  return colon === -1 ? name : name.slice(colon + 1);
+}
+
+/**
+ * Parses HTML into a document node whose single element child is `<html>`,
+ * as parsel does: input stripped of surrounding whitespace and NUL
+ * characters, and an empty `<html>` when nothing else is left.
+ */
+export function parseHtml(text: string): DomNode {
+  const source = pythonStrip(text.indexOf('\0') === -1 ? text : text.replaceAll('\0', ''));
+  const builder = new HtmlTreeBuilder(source);
+  if (source !== '') {
+    const tokenizer = new Tokenizer({ xmlMode: false, decodeEntities: false, recognizeSelfClosing: true }, builder);
+    builder.tokenizer = tokenizer;
+    tokenizer.write(source);
+    tokenizer.end();
+  }
+  const doc = builder.doc;
+  if (!doc.children.some((c) => c.kind === ELEMENT)) {
+    doc.children = [];
+    doc.append(new DomNode(ELEMENT, 'html', ''));
+  }
+  numberTree(doc);
+  return doc;
+}

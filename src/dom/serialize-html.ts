@@ -1,0 +1,87 @@
+import { COMMENT, DOCUMENT, ELEMENT, PROCESSING_INSTRUCTION, TEXT, type DomNode } from './node.js';
+import { VOID_ELEMENTS } from './html-rules.generated.js';
+
+/**
+ * Serializes a node as lxml's `tostring(method='html', with_tail=False)` does
+ * (libxml2's HTML serializer), which is what parsel's `get()` returns:
+ * void elements without end tags, boolean attributes bare, URI attributes
+ * %-escaped, quotes chosen by content, script/style content raw.
+ */
+
+const RAW_CONTENT = new Set(['script', 'style']);
+const BOOLEAN_ATTRIBUTES = new Set([
+  'checked', 'compact', 'declare', 'defer', 'disabled', 'ismap', 'multiple', 'nohref', 'noresize', 'noshade', 'nowrap', 'readonly', 'selected',
+]);
+/** Characters libxml2's xmlURIEscapeStr keeps as they are, besides ASCII letters and digits. */
+const URI_SAFE = new Set("-_.!~*'()@/:=?;#%&,+<>");
+const utf8 = new TextEncoder();
+
+export function escapeHtmlText(text: string): string {
+  if (!/[&<>]/.test(text)) return text;
+  return text.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
+}
+
+/** libxml2's xmlBufWriteQuotedString: double quotes unless the value has one. */
+function quote(value: string): string {
+  if (value.indexOf('"') === -1) return `"${value}"`;
+  if (value.indexOf("'") === -1) return `'${value}'`;
+  return `"${value.replaceAll('"', '&quot;')}"`;
+}
+
+function uriEscape(value: string): string {
+  let out = '';
+  for (const ch of value) {
+    const code = ch.codePointAt(0)!;
+    if ((code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || URI_SAFE.has(ch)) {
+      out += ch;
+    } else {
+      for (const byte of utf8.encode(ch)) out += '%' + byte.toString(16).toUpperCase().padStart(2, '0');
+    }
+  }
+  return out;
+}
+
+function isUriAttribute(attr: DomNode, element: DomNode): boolean {
+  const name = attr.name;
+  return name === 'href' || name === 'action' || name === 'src' || (name === 'name' && element.name === 'a');
+}
+
+function writeAttributes(el: DomNode): string {
+  let out = '';
+  for (const attr of el.attrs) {
+    out += ' ' + attr.name;
+    if (attr.valueless || BOOLEAN_ATTRIBUTES.has(attr.name)) continue;
+    const escaped = escapeHtmlText(attr.data);
+    out += '=' + quote(isUriAttribute(attr, el) ? uriEscape(escaped.replace(/^[ \t\n\r]+/, '')) : escaped);
+  }
+  return out;
+}
+
+function write(node: DomNode, rawText: boolean): string {
+  switch (node.kind) {
+    case TEXT:
+      return rawText ? node.data : escapeHtmlText(node.data);
+    case COMMENT:
+      return `<!--${node.data}-->`;
+    case PROCESSING_INSTRUCTION:
+      return `<?${node.name} ${node.data}>`;
+    case DOCUMENT: {
+      let out = '';
+      for (const child of node.children) out += write(child, false);
+      return out;
+    }
+    case ELEMENT: {
+      let out = '<' + node.name + writeAttributes(node) + '>';
+      if (node.children.length === 0 && VOID_ELEMENTS.has(node.name)) return out;
+      const raw = RAW_CONTENT.has(node.name);
+      for (const child of node.children) out += write(child, raw);
+      return out + '</' + node.name + '>';
+    }
+    default:
+      return node.data;
+  }
+}
+
+export function serializeHtml(node: DomNode): string {
+  return write(node, false);
+}
