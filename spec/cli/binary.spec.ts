@@ -1,0 +1,104 @@
+/**
+ * Runs the real `bin/seine.js` in a child process. It loads dist/, so the
+ * build is brought up to date first when any src/ file is newer than
+ * dist/cli/main.js (`npm test` builds before running jest, so usually
+ * nothing is rebuilt here).
+ */
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { SEINE_VERSION } from '../../src/version.js';
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const MAIN = join(ROOT, 'dist', 'cli', 'main.js');
+
+function newestSourceTime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestSourceTime(path));
+    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+interface Result {
+  status: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function seine(...args: string[]): Promise<Result> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [join(ROOT, 'bin', 'seine.js'), ...args], { cwd: ROOT });
+    return { status: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { status: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+beforeAll(async () => {
+  if (!existsSync(MAIN) || statSync(MAIN).mtimeMs < newestSourceTime(join(ROOT, 'src'))) {
+    // tsc still emits when files outside the CLI have type errors; only the emitted entry point matters here.
+    await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
+      cwd: ROOT,
+    }).catch(() => undefined);
+  }
+  expect(existsSync(MAIN)).toBe(true);
+}, 120_000);
+
+describe('bin/seine.js', () => {
+  it('prints the version and exits 0', async () => {
+    expect(await seine('version')).toEqual({ status: 0, stdout: `seine ${SEINE_VERSION}\n`, stderr: '' });
+  });
+
+  it('prints the component versions with -v', async () => {
+    const result = await seine('version', '-v');
+    expect(result.status).toBe(0);
+    expect(result.stdout.split('\n').slice(0, 2)).toEqual([`seine       : ${SEINE_VERSION}`, `Node.js     : ${process.versions.node}`]);
+  });
+
+  it('prints the usage with no command and exits 0', async () => {
+    const result = await seine();
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('Available commands:\n  settings      Get settings values\n  version       Print seine version\n');
+  });
+
+  it('prints one line and exits 2 for an unknown command', async () => {
+    expect(await seine('crawll')).toEqual({
+      status: 2,
+      stdout: '',
+      stderr: "seine: unknown command 'crawll' — run 'seine --help' for the list\n",
+    });
+  });
+
+  it('prints one line and exits 2 for an unknown option', async () => {
+    expect(await seine('version', '--bogus')).toEqual({
+      status: 2,
+      stdout: '',
+      stderr: "seine: unknown option '--bogus' — run 'seine version --help' for usage\n",
+    });
+  });
+
+  it('prints one line without a stack trace and exits 1 for a bad -s value', async () => {
+    expect(await seine('settings', '--getint', 'CONCURRENT_REQUESTS', '-s', 'CONCURRENT_REQUESTS=abc')).toEqual({
+      status: 1,
+      stdout: '',
+      stderr: "seine: Setting CONCURRENT_REQUESTS expects an integer, got 'abc' (from -s CONCURRENT_REQUESTS=abc)\n",
+    });
+  });
+
+  it('logs the startup lines to stderr with -L INFO', async () => {
+    const result = await seine('settings', '--get', 'BOT_NAME', '-L', 'INFO');
+    expect(result.stdout).toBe('seinebot\n');
+    expect(result.stderr).toMatch(
+      new RegExp(`^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d \\[seine\\.utils\\.log\\] INFO: seine ${SEINE_VERSION.replace(/\./g, '\\.')} started \\(bot: seinebot\\)\n`),
+    );
+    expect(result.stderr.split('\n')[1]).toMatch(/\[seine\.utils\.log\] INFO: Versions: Node\.js \d+\.\d+\.\d+, rxjs /);
+  });
+});

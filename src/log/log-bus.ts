@@ -1,0 +1,92 @@
+/**
+ * Log events travel as an RxJS stream. A `LogBus` is a Subject of
+ * `LogEvent`s: loggers emit into it, and sinks (stderr, LOG_FILE, a crawl's
+ * `logs$`, stats, a test) subscribe to `events$`. A crawl can own a bus so its
+ * events stay apart from another crawl's in the same process; module-level
+ * code that has no crawl at hand logs to `defaultLogBus`, which the CLI's sink
+ * listens to.
+ *
+ * The bus is hot and keeps nothing: events emitted while nobody subscribes
+ * are dropped, like Python records reaching a logger with no handler.
+ */
+import { Subject, type Observable } from 'rxjs';
+import type { LogLevel } from './levels.js';
+import type { LogEvent } from './log-event.js';
+
+export type LogExtra = Readonly<Record<string, unknown>>;
+
+export class Logger {
+  constructor(
+    readonly name: string,
+    private readonly bus: LogBus,
+  ) {}
+
+  log(level: LogLevel, message: string, extra?: LogExtra): void {
+    this.bus.emit(extra === undefined
+      ? { time: this.bus.now(), logger: this.name, level, message }
+      : { time: this.bus.now(), logger: this.name, level, message, extra });
+  }
+
+  debug(message: string, extra?: LogExtra): void {
+    this.log('DEBUG', message, extra);
+  }
+
+  info(message: string, extra?: LogExtra): void {
+    this.log('INFO', message, extra);
+  }
+
+  warning(message: string, extra?: LogExtra): void {
+    this.log('WARNING', message, extra);
+  }
+
+  error(message: string, extra?: LogExtra): void {
+    this.log('ERROR', message, extra);
+  }
+
+  critical(message: string, extra?: LogExtra): void {
+    this.log('CRITICAL', message, extra);
+  }
+}
+
+export interface LogBusOptions {
+  /** The clock that stamps events; tests pass a fixed one. */
+  readonly now?: () => Date;
+}
+
+export class LogBus {
+  readonly #subject = new Subject<LogEvent>();
+  readonly #loggers = new Map<string, Logger>();
+  readonly now: () => Date;
+  /** Every event emitted from now on, until `complete()`. */
+  readonly events$: Observable<LogEvent> = this.#subject.asObservable();
+
+  constructor(options: LogBusOptions = {}) {
+    this.now = options.now ?? (() => new Date());
+  }
+
+  emit(event: LogEvent): void {
+    this.#subject.next(event);
+  }
+
+  /** The logger named `name` on this bus; the same object for the same name, like Python's getLogger. */
+  getLogger(name: string): Logger {
+    let logger = this.#loggers.get(name);
+    if (logger === undefined) {
+      logger = new Logger(name, this);
+      this.#loggers.set(name, logger);
+    }
+    return logger;
+  }
+
+  /** Ends `events$` for every subscriber (a crawl's bus, when the crawl is over). */
+  complete(): void {
+    this.#subject.complete();
+  }
+}
+
+/** The process-wide bus: what `getLogger(name)` logs to when no bus is given. */
+export const defaultLogBus = new LogBus();
+
+export function getLogger(name: string, bus: LogBus = defaultLogBus): Logger {
+  return bus.getLogger(name);
+}

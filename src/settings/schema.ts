@@ -1,0 +1,251 @@
+/**
+ * The settings seine knows, with their value types. `Settings.get()` is typed
+ * from this interface (`get('CONCURRENT_REQUESTS')` is a `number`), and
+ * `SETTING_KINDS` tells it at run time how to read a string from `-s` as that
+ * type, so the static type holds at run time too. Meanings and defaults are
+ * Scrapy's; docs/settings.md documents each one (a test keeps it complete).
+ */
+import type { LogLevel } from '../log/levels.js';
+
+/**
+ * Component name → order, like Scrapy's `DOWNLOADER_MIDDLEWARES`. Lower
+ * orders run closer to the engine; `null` disables a component listed in the
+ * matching `*_BASE` setting. Names are built-in component names or, for a
+ * project's own components, the name its loader documents (Scrapy uses Python
+ * import paths here).
+ */
+export type ComponentOrders = Record<string, number | null>;
+
+/** One `FEEDS` entry, keyed by the feed's URI. Option names are Scrapy's. */
+export interface FeedOptions {
+  format: string;
+  overwrite?: boolean;
+  encoding?: string | null;
+  fields?: string[] | null;
+  indent?: number | null;
+  store_empty?: boolean;
+  batch_item_count?: number;
+  readonly [option: string]: unknown;
+}
+
+export interface SettingsSchema {
+  AUTOTHROTTLE_ENABLED: boolean;
+  AUTOTHROTTLE_DEBUG: boolean;
+  AUTOTHROTTLE_MAX_DELAY: number;
+  AUTOTHROTTLE_START_DELAY: number;
+  AUTOTHROTTLE_TARGET_CONCURRENCY: number;
+  BOT_NAME: string;
+  CLOSESPIDER_TIMEOUT: number;
+  CLOSESPIDER_PAGECOUNT: number;
+  CLOSESPIDER_ITEMCOUNT: number;
+  CLOSESPIDER_ERRORCOUNT: number;
+  COMPRESSION_ENABLED: boolean;
+  CONCURRENT_ITEMS: number;
+  CONCURRENT_REQUESTS: number;
+  CONCURRENT_REQUESTS_PER_DOMAIN: number;
+  CONCURRENT_REQUESTS_PER_IP: number;
+  COOKIES_ENABLED: boolean;
+  COOKIES_DEBUG: boolean;
+  DEFAULT_REQUEST_HEADERS: Record<string, string>;
+  DEPTH_LIMIT: number;
+  DEPTH_PRIORITY: number;
+  DEPTH_STATS_VERBOSE: boolean;
+  DOWNLOAD_DELAY: number;
+  DOWNLOAD_FAIL_ON_DATALOSS: boolean;
+  DOWNLOAD_MAXSIZE: number;
+  DOWNLOAD_WARNSIZE: number;
+  DOWNLOAD_TIMEOUT: number;
+  DOWNLOADER_MIDDLEWARES: ComponentOrders;
+  DOWNLOADER_MIDDLEWARES_BASE: ComponentOrders;
+  DOWNLOADER_STATS: boolean;
+  EXTENSIONS: ComponentOrders;
+  EXTENSIONS_BASE: ComponentOrders;
+  FEEDS: Record<string, FeedOptions>;
+  FEED_EXPORT_BATCH_ITEM_COUNT: number;
+  FEED_EXPORT_ENCODING: string | null;
+  FEED_EXPORT_FIELDS: string[] | null;
+  FEED_EXPORT_INDENT: number;
+  FEED_EXPORTERS: Record<string, string>;
+  FEED_EXPORTERS_BASE: Record<string, string>;
+  FEED_STORE_EMPTY: boolean;
+  HTTPERROR_ALLOWED_CODES: number[];
+  HTTPERROR_ALLOW_ALL: boolean;
+  ITEM_PIPELINES: ComponentOrders;
+  ITEM_PIPELINES_BASE: ComponentOrders;
+  LOG_ENABLED: boolean;
+  LOG_ENCODING: string;
+  LOG_FILE: string | null;
+  LOG_FILE_APPEND: boolean;
+  LOG_FORMAT: string;
+  LOG_DATEFORMAT: string;
+  LOG_LEVEL: LogLevel;
+  LOG_STDOUT: boolean;
+  LOG_SHORT_NAMES: boolean;
+  LOGSTATS_INTERVAL: number;
+  METAREFRESH_ENABLED: boolean;
+  METAREFRESH_IGNORE_TAGS: string[];
+  METAREFRESH_MAXDELAY: number;
+  NEWSPIDER_MODULE: string;
+  RANDOMIZE_DOWNLOAD_DELAY: boolean;
+  REDIRECT_ENABLED: boolean;
+  REDIRECT_MAX_TIMES: number;
+  REDIRECT_PRIORITY_ADJUST: number;
+  REFERER_ENABLED: boolean;
+  RETRY_ENABLED: boolean;
+  RETRY_TIMES: number;
+  RETRY_HTTP_CODES: number[];
+  RETRY_PRIORITY_ADJUST: number;
+  ROBOTSTXT_OBEY: boolean;
+  ROBOTSTXT_USER_AGENT: string | null;
+  SCHEDULER_DEBUG: boolean;
+  SCHEDULER_MEMORY_QUEUE: string;
+  SCHEDULER_PRIORITY_QUEUE: string;
+  SPIDER_MIDDLEWARES: ComponentOrders;
+  SPIDER_MIDDLEWARES_BASE: ComponentOrders;
+  SPIDER_MODULES: string[];
+  STATS_DUMP: boolean;
+  TELNETCONSOLE_ENABLED: boolean;
+  TELNETCONSOLE_HOST: string;
+  TELNETCONSOLE_PORT: number[];
+  TELNETCONSOLE_USERNAME: string;
+  TELNETCONSOLE_PASSWORD: string | null;
+  URLLENGTH_LIMIT: number;
+  USER_AGENT: string;
+}
+
+export type SettingName = keyof SettingsSchema;
+
+/** The type of a setting's value: its schema type when known, `unknown` otherwise. */
+export type SettingValue<K extends string> = K extends SettingName ? SettingsSchema[K] : unknown;
+
+/**
+ * What may be stored under a name: its schema type, or a string (what `-s`
+ * and INI files give), read as the schema type by `get()`.
+ */
+export type SettingInput<K extends string> = K extends SettingName ? SettingsSchema[K] | string : unknown;
+
+/** A bag of settings to `setdict()`: known names are type-checked, others are free. */
+export type SettingsInput = { readonly [K in SettingName]?: SettingsSchema[K] | string } & {
+  readonly [name: string]: unknown;
+};
+
+/** How `get()` reads a stored value for a known setting; see coerce.ts. */
+export type SettingKind =
+  | 'bool'
+  | 'int'
+  | 'float'
+  | 'string'
+  | 'nullableString'
+  | 'logLevel'
+  | 'stringList'
+  | 'nullableStringList'
+  | 'intList'
+  | 'dict';
+
+// The kinds that fit a schema type, so SETTING_KINDS cannot drift from SettingsSchema.
+type KindsFor<T> = [T] extends [boolean]
+  ? 'bool'
+  : [T] extends [number]
+    ? 'int' | 'float'
+    : [T] extends [LogLevel]
+      ? 'logLevel'
+      : [T] extends [string]
+        ? 'string'
+        : [T] extends [string | null]
+          ? 'nullableString'
+          : [T] extends [number[]]
+            ? 'intList'
+            : [T] extends [string[]]
+              ? 'stringList'
+              : [T] extends [string[] | null]
+                ? 'nullableStringList'
+                : 'dict';
+
+export const SETTING_KINDS: { readonly [K in SettingName]: KindsFor<SettingsSchema[K]> } = {
+  AUTOTHROTTLE_ENABLED: 'bool',
+  AUTOTHROTTLE_DEBUG: 'bool',
+  AUTOTHROTTLE_MAX_DELAY: 'float',
+  AUTOTHROTTLE_START_DELAY: 'float',
+  AUTOTHROTTLE_TARGET_CONCURRENCY: 'float',
+  BOT_NAME: 'string',
+  CLOSESPIDER_TIMEOUT: 'float',
+  CLOSESPIDER_PAGECOUNT: 'int',
+  CLOSESPIDER_ITEMCOUNT: 'int',
+  CLOSESPIDER_ERRORCOUNT: 'int',
+  COMPRESSION_ENABLED: 'bool',
+  CONCURRENT_ITEMS: 'int',
+  CONCURRENT_REQUESTS: 'int',
+  CONCURRENT_REQUESTS_PER_DOMAIN: 'int',
+  CONCURRENT_REQUESTS_PER_IP: 'int',
+  COOKIES_ENABLED: 'bool',
+  COOKIES_DEBUG: 'bool',
+  DEFAULT_REQUEST_HEADERS: 'dict',
+  DEPTH_LIMIT: 'int',
+  DEPTH_PRIORITY: 'int',
+  DEPTH_STATS_VERBOSE: 'bool',
+  DOWNLOAD_DELAY: 'float',
+  DOWNLOAD_FAIL_ON_DATALOSS: 'bool',
+  DOWNLOAD_MAXSIZE: 'int',
+  DOWNLOAD_WARNSIZE: 'int',
+  DOWNLOAD_TIMEOUT: 'float',
+  DOWNLOADER_MIDDLEWARES: 'dict',
+  DOWNLOADER_MIDDLEWARES_BASE: 'dict',
+  DOWNLOADER_STATS: 'bool',
+  EXTENSIONS: 'dict',
+  EXTENSIONS_BASE: 'dict',
+  FEEDS: 'dict',
+  FEED_EXPORT_BATCH_ITEM_COUNT: 'int',
+  FEED_EXPORT_ENCODING: 'nullableString',
+  FEED_EXPORT_FIELDS: 'nullableStringList',
+  FEED_EXPORT_INDENT: 'int',
+  FEED_EXPORTERS: 'dict',
+  FEED_EXPORTERS_BASE: 'dict',
+  FEED_STORE_EMPTY: 'bool',
+  HTTPERROR_ALLOWED_CODES: 'intList',
+  HTTPERROR_ALLOW_ALL: 'bool',
+  ITEM_PIPELINES: 'dict',
+  ITEM_PIPELINES_BASE: 'dict',
+  LOG_ENABLED: 'bool',
+  LOG_ENCODING: 'string',
+  LOG_FILE: 'nullableString',
+  LOG_FILE_APPEND: 'bool',
+  LOG_FORMAT: 'string',
+  LOG_DATEFORMAT: 'string',
+  LOG_LEVEL: 'logLevel',
+  LOG_STDOUT: 'bool',
+  LOG_SHORT_NAMES: 'bool',
+  LOGSTATS_INTERVAL: 'float',
+  METAREFRESH_ENABLED: 'bool',
+  METAREFRESH_IGNORE_TAGS: 'stringList',
+  METAREFRESH_MAXDELAY: 'float',
+  NEWSPIDER_MODULE: 'string',
+  RANDOMIZE_DOWNLOAD_DELAY: 'bool',
+  REDIRECT_ENABLED: 'bool',
+  REDIRECT_MAX_TIMES: 'int',
+  REDIRECT_PRIORITY_ADJUST: 'int',
+  REFERER_ENABLED: 'bool',
+  RETRY_ENABLED: 'bool',
+  RETRY_TIMES: 'int',
+  RETRY_HTTP_CODES: 'intList',
+  RETRY_PRIORITY_ADJUST: 'int',
+  ROBOTSTXT_OBEY: 'bool',
+  ROBOTSTXT_USER_AGENT: 'nullableString',
+  SCHEDULER_DEBUG: 'bool',
+  SCHEDULER_MEMORY_QUEUE: 'string',
+  SCHEDULER_PRIORITY_QUEUE: 'string',
+  SPIDER_MIDDLEWARES: 'dict',
+  SPIDER_MIDDLEWARES_BASE: 'dict',
+  SPIDER_MODULES: 'stringList',
+  STATS_DUMP: 'bool',
+  TELNETCONSOLE_ENABLED: 'bool',
+  TELNETCONSOLE_HOST: 'string',
+  TELNETCONSOLE_PORT: 'intList',
+  TELNETCONSOLE_USERNAME: 'string',
+  TELNETCONSOLE_PASSWORD: 'nullableString',
+  URLLENGTH_LIMIT: 'int',
+  USER_AGENT: 'string',
+};
+
+export function isSettingName(name: string): name is SettingName {
+  return Object.hasOwn(SETTING_KINDS, name);
+}
