@@ -2,7 +2,7 @@
 // (NOTES.md), and it runs ESM-only got without the typescript package's compiler API.
 export default {
   testEnvironment: 'node',
-  roots: ['<rootDir>/spec'],
+  roots: ['<rootDir>/spec', '<rootDir>/bench'],
   testMatch: ['**/*.spec.ts'],
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },

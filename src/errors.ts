@@ -8,3 +8,6 @@ export { SeineError, isSeineError } from './errors/seine-error.js';
 export { SettingsError, FrozenSettingsError, SetOptionError } from './settings/settings-error.js';
 export { LogFileError } from './log/log-file-error.js';
 export { UsageError } from './cli/usage-error.js';
+export { CssError } from './css/css-error.js';
+export { XPathError } from './xpath/errors.js';
+export { IndexError } from './selector/index-error.js';

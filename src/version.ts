@@ -25,7 +25,7 @@ function readVersion(packageJsonPath: string): string | undefined {
 export const SEINE_VERSION: string = readVersion(join(HERE, '..', 'package.json')) ?? '0.0.0';
 
 /** The packages listed by `seine version -v`, in this order (Scrapy lists its parsing and network stack). */
-export const COMPONENT_PACKAGES = ['rxjs', 'got', 'htmlparser2', 'css-what', 'yargs'] as const;
+export const COMPONENT_PACKAGES = ['rxjs', 'got', 'htmlparser2', 'yargs'] as const;
 
 /**
  * Finds `<name>/package.json` the way Node's resolver walks up through

@@ -109,7 +109,6 @@ describe('seine version', () => {
       `rxjs        : ${packageVersion('rxjs')}`,
       `got         : ${packageVersion('got')}`,
       `htmlparser2 : ${packageVersion('htmlparser2')}`,
-      `css-what    : ${packageVersion('css-what')}`,
       `yargs       : ${packageVersion('yargs')}`,
       `Platform    : ${PLATFORM}`,
       '',
@@ -234,7 +233,6 @@ describe('logging from the CLI', () => {
       `rxjs ${packageVersion('rxjs')}`,
       `got ${packageVersion('got')}`,
       `htmlparser2 ${packageVersion('htmlparser2')}`,
-      `css-what ${packageVersion('css-what')}`,
       `yargs ${packageVersion('yargs')}`,
       `Platform ${PLATFORM}`,
     ].join(', ');

@@ -22,11 +22,11 @@ export function decodeHtmlEntities(raw: string): string {
 const XML_PREDEFINED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 const XML_REFERENCE = /&(?:#x([0-9a-fA-F]+)|#([0-9]+)|([A-Za-z_][\w.-]*));/g;
 
-/** XML: the five predefined entities and numeric references; anything else stays as written. */
+/** XML: the five predefined entities and numeric references; lxml's recovering parser drops undefined ones. */
 export function decodeXmlEntities(raw: string): string {
   if (raw.indexOf('&') === -1) return raw;
   return raw.replace(XML_REFERENCE, (whole, hex: string | undefined, dec: string | undefined, name: string | undefined) => {
-    if (name !== undefined) return XML_PREDEFINED[name] ?? whole;
+    if (name !== undefined) return XML_PREDEFINED[name] ?? '';
     const code = hex !== undefined ? parseInt(hex, 16) : parseInt(dec!, 10);
     if (!(code > 0 && code <= 0x10ffff) || (code >= 0xd800 && code <= 0xdfff)) return whole;
     return String.fromCodePoint(code);

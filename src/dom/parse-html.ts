@@ -1,7 +1,8 @@
 import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
 import { ATTRIBUTE, COMMENT, DOCUMENT, DomNode, ELEMENT, PROCESSING_INSTRUCTION, TEXT, numberTree } from './node.js';
 import { decodeHtmlEntities } from './decode-entities.js';
-import { CLOSED_BY, VOID_ELEMENTS } from './html-rules.generated.js';
+import { CLOSED_BY, RAW_TEXT_ELEMENTS, VOID_ELEMENTS } from './html-rules.generated.js';
+import { BOOLEAN_ATTRIBUTES } from './html-vocabulary.js';
 import { pythonStrip } from './python-strip.js';
 
 /**
@@ -27,10 +28,8 @@ const endPriority = (name: string): number => END_PRIORITY[name] ?? 100;
 /** Elements that go into an implied <head> when they come before any body content. */
 const HEAD_ELEMENTS = new Set(['script', 'style', 'meta', 'link', 'title', 'base']);
 const NOT_BODY_IMPLYING = new Set(['noframes', 'frame', 'frameset']);
-const BOOLEAN_ATTRIBUTES = new Set([
-  'checked', 'compact', 'declare', 'defer', 'disabled', 'ismap', 'multiple', 'nohref', 'noresize', 'noshade', 'nowrap', 'readonly', 'selected',
-]);
 const WHITESPACE_ONLY = /^[ \t\n\r\f]*$/;
+const ATTRIBUTE_NAME_START = /^[A-Za-z_:.]/;
 
 class HtmlTreeBuilder implements TokenizerCallbacks {
   readonly doc = new DomNode(DOCUMENT, '', '');
@@ -44,6 +43,10 @@ class HtmlTreeBuilder implements TokenizerCallbacks {
   private attrs: DomNode[] = [];
   private attrName = '';
   private attrValue = '';
+  /** A start tag (and maybe an attribute) still open when the input ends: libxml2 keeps it. */
+  private tagOpen = false;
+  private attrOpen = false;
+  private attrNameEnd = 0;
   tokenizer: Tokenizer | undefined;
 
   constructor(private readonly source: string) {}
@@ -58,16 +61,21 @@ class HtmlTreeBuilder implements TokenizerCallbacks {
     this.flushText();
     this.tagName = localPart(this.source.slice(start, end).toLowerCase());
     this.attrs = [];
+    this.tagOpen = true;
   }
   onattribname(start: number, end: number): void {
     this.attrName = this.source.slice(start, end).toLowerCase();
     this.attrValue = '';
+    this.attrOpen = true;
+    this.attrNameEnd = end;
   }
   onattribdata(start: number, end: number): void {
     this.attrValue += this.source.slice(start, end);
   }
   onattribend(quote: number, _end: number): void {
+    this.attrOpen = false;
     const name = this.attrName;
+    if (!ATTRIBUTE_NAME_START.test(name)) return; // libxml2 drops `="b"` and other nameless garbage
     for (const a of this.attrs) if (a.name === name) return; // the first of duplicated attributes wins
     const valueless = quote === 0; // QuoteType.NoValue
     const value = valueless ? (BOOLEAN_ATTRIBUTES.has(name) ? name : '') : decodeHtmlEntities(this.attrValue);
@@ -76,9 +84,11 @@ class HtmlTreeBuilder implements TokenizerCallbacks {
     this.attrs.push(attr);
   }
   onopentagend(): void {
+    this.tagOpen = false;
     this.startTag(this.tagName, false);
   }
   onselfclosingtag(): void {
+    this.tagOpen = false;
     this.startTag(this.tagName, true);
   }
   onclosetag(start: number, end: number): void {
@@ -91,6 +101,10 @@ class HtmlTreeBuilder implements TokenizerCallbacks {
       return;
     }
     this.flushText();
+    const isDashComment = this.source.startsWith('<!--', start - 4);
+    if (isDashComment && offset === 0 && !/--!?>$/.test(this.source.slice(0, end + 1))) {
+      return; // a comment that never closes swallows the rest of the document, and libxml2 drops it
+    }
     this.appendNode(new DomNode(COMMENT, '', this.source.slice(start, end - offset)));
   }
   oncdata(start: number, end: number, offset: number): void {
@@ -107,6 +121,17 @@ class HtmlTreeBuilder implements TokenizerCallbacks {
     this.appendNode(new DomNode(PROCESSING_INSTRUCTION, match[1]!, match[2]!));
   }
   onend(): void {
+    if (this.tagOpen) {
+      // An attribute value whose quote never closes takes in the rest of the document, as in libxml2.
+      if (this.attrOpen) {
+        const rest = /^\s*=\s*["']?([\s\S]*)$/.exec(this.source.slice(this.attrNameEnd));
+        this.attrValue = '';
+        if (rest !== null) this.attrValue = rest[1]!;
+        this.onattribend(rest === null ? 0 : 3, this.source.length);
+      }
+      this.tagOpen = false;
+      this.startTag(this.tagName, false);
+    }
     this.flushText();
   }
   /**
@@ -221,7 +246,8 @@ class HtmlTreeBuilder implements TokenizerCallbacks {
     const raw = this.text;
     if (raw === '') return;
     this.text = '';
-    const data = decodeHtmlEntities(raw);
+    const top0 = this.top();
+    const data = top0 !== undefined && RAW_TEXT_ELEMENTS.has(top0.name) ? raw : decodeHtmlEntities(raw);
     if (WHITESPACE_ONLY.test(data)) {
       if (this.stack.length > 0) this.appendNode(new DomNode(TEXT, '', data));
       return; // whitespace outside any element is ignorable

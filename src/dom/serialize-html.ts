@@ -1,5 +1,6 @@
 import { COMMENT, DOCUMENT, ELEMENT, PROCESSING_INSTRUCTION, TEXT, type DomNode } from './node.js';
 import { VOID_ELEMENTS } from './html-rules.generated.js';
+import { BOOLEAN_ATTRIBUTES } from './html-vocabulary.js';
 
 /**
  * Serializes a node as lxml's `tostring(method='html', with_tail=False)` does
@@ -9,9 +10,6 @@ import { VOID_ELEMENTS } from './html-rules.generated.js';
  */
 
 const RAW_CONTENT = new Set(['script', 'style']);
-const BOOLEAN_ATTRIBUTES = new Set([
-  'checked', 'compact', 'declare', 'defer', 'disabled', 'ismap', 'multiple', 'nohref', 'noresize', 'noshade', 'nowrap', 'readonly', 'selected',
-]);
 /** Characters libxml2's xmlURIEscapeStr keeps as they are, besides ASCII letters and digits. */
 const URI_SAFE = new Set("-_.!~*'()@/:=?;#%&,+<>");
 const utf8 = new TextEncoder();
