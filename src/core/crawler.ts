@@ -1,0 +1,32 @@
+import type { Observable } from 'rxjs';
+import type { Settings } from '../settings/index.js';
+import type { LogBus } from '../log/index.js';
+import type { Spider } from '../spider/spider.js';
+import type { CrawlEvent } from './events.js';
+
+/** Scrapy's stats collector: counters and values keyed like `downloader/request_count`. */
+export interface StatsCollector {
+  get(key: string): unknown;
+  set(key: string, value: unknown): void;
+  inc(key: string, by?: number): void;
+  max(key: string, value: number): void;
+  min(key: string, value: number): void;
+  getAll(): Record<string, unknown>;
+}
+
+/**
+ * What components see of a running crawl (`fromCrawler(crawler)`): frozen
+ * settings, stats, the crawl's log bus, its events, the spider, and the
+ * engine's gate (paused by `inspectResponse`).
+ */
+export interface Crawler {
+  readonly settings: Settings;
+  readonly stats: StatsCollector;
+  readonly logBus: LogBus;
+  readonly events$: Observable<CrawlEvent>;
+  readonly spider: Spider;
+  /** Emits an event into the crawl (stats and logs follow from it). */
+  emit(event: CrawlEvent): void;
+  /** Closes the crawl early with `reason` (CLOSESPIDER_*, signals, CloseSpider). */
+  close(reason: string): void;
+}

@@ -1,0 +1,24 @@
+import type { Request } from '../http/request.js';
+import type { Response } from '../http/response.js';
+
+/**
+ * The one function that talks to the network (STYLE.md §4: only
+ * src/download/fetch-got.ts imports got); every stage receives it as an
+ * option so that tests can pass a fake.
+ */
+export interface FetchOptions {
+  /** Aborts the transfer (unsubscribing from a crawl, a forced shutdown). */
+  signal: AbortSignal;
+  /** DOWNLOAD_TIMEOUT in milliseconds (meta.download_timeout overrides, in seconds). */
+  timeoutMs: number;
+  /** DOWNLOAD_MAXSIZE in bytes; 0 = no limit. A larger body fails with a MaxSizeError. */
+  maxSize: number;
+  /** DOWNLOAD_WARNSIZE in bytes; 0 = no warning. */
+  warnSize: number;
+  /** Called once when a body passes warnSize. */
+  onWarnSize?: (size: number) => void;
+  /** Proxy URL (meta.proxy, or from http_proxy/https_proxy), or null. */
+  proxy: string | null;
+}
+
+export type FetchFn = (request: Request, options: FetchOptions) => Promise<Response>;
