@@ -11,3 +11,16 @@ export { UsageError } from './cli/usage-error.js';
 export { CssError } from './css/css-error.js';
 export { XPathError } from './xpath/errors.js';
 export { IndexError } from './selector/index-error.js';
+export { InvalidUrlError, NotTextResponseError, FollowTargetError, DetachedResponseError } from './http/http-errors.js';
+export { SpiderDefinitionError, SpiderArgumentError } from './spider/spider-errors.js';
+export {
+  DownloadError, ConnectionRefusedError, DnsLookupError, TimeoutError, ConnectionLostError, DecompressionError,
+  MaxSizeError, AbortError, TunnelError, InvalidProxyError, UnsupportedSchemeError,
+} from './download/download-errors.js';
+export { ProxyUrlError } from './middlewares/downloader/proxy-url-error.js';
+export { ReferrerPolicyError } from './middlewares/spider/referrer-policy-error.js';
+export { TelnetHostError, TelnetPortError } from './extensions/telnet/errors.js';
+export { UnknownComponentError } from './core/component-list.js';
+export { FeedError } from './operators/feed-sink.js';
+export { FeedOptionError } from './cli/feed-option.js';
+export { SpiderLoadError } from './cli/load-spider-module.js';

@@ -10,3 +10,13 @@ export { Settings, DEFAULT_SETTINGS, SETTINGS_PRIORITIES, type SettingKey, type 
 export type { SettingsSchema } from './settings/schema.js';
 export { LogBus, Logger, getLogger, formatLogLine, type LogEvent, type LogLevel } from './log/index.js';
 export { SEINE_VERSION as VERSION } from './version.js';
+export { Request, isRequest, type RequestOptions, type Callback, type Errback, type CallbackResult, type Item } from './http/request.js';
+export { Response, type ResponseOptions, type FollowOptions } from './http/response.js';
+export { Headers, type HeadersInit } from './http/headers.js';
+export { Spider, isSpiderClass, spiderName, type SpiderClass } from './spider/spider.js';
+export { crawl, type CrawlRun } from './core/crawl.js';
+export type { CrawlerOptions } from './core/crawler-impl.js';
+export type { CrawlEvent, CrawlEventType } from './core/events.js';
+export type { Crawler, StatsCollector } from './core/crawler.js';
+export type { DownloaderMiddleware, SpiderMiddleware, ItemPipeline, Extension, SpiderOutput } from './core/components.js';
+export { IgnoreRequest, DropItem, CloseSpider, NotConfigured } from './core/control-flow.js';

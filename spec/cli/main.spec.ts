@@ -50,6 +50,7 @@ describe('seine with no command', () => {
         '  seine <command> [options] [args]',
         '',
         'Available commands:',
+        '  runspider     Run a self-contained spider (without creating a project)',
         '  settings      Get settings values',
         '  version       Print seine version',
         '',
@@ -383,7 +384,7 @@ describe('command context', () => {
   });
 
   it('registers only the working commands', () => {
-    expect(COMMANDS.map((command) => command.name)).toEqual(['settings', 'version']);
+    expect(COMMANDS.map((command) => command.name)).toEqual(['runspider', 'settings', 'version']);
   });
 });
 

@@ -1,74 +1,74 @@
 /**
- * Response body → text by the WHATWG encoding rules, with Node's built-in
- * TextDecoder (ICU; every WHATWG encoding label) as the maintained decoder:
- * a BOM wins, then the Content-Type charset, then a `<meta charset>` or XML
- * declaration in the first 1,024 bytes, then UTF-8.
+ * Response body → text by the WHATWG rules, in this order: a byte order
+ * mark, the encoding the response was constructed with, the Content-Type
+ * charset, a `<meta charset>` / `<meta http-equiv="Content-Type">` or XML
+ * declaration in the first 1,024 bytes, then UTF-8. Labels are WHATWG's
+ * (`latin1` and `iso-8859-1` mean windows-1252, `sjis` means shift_jis);
+ * an unknown label is skipped, as browsers skip it.
+ *
+ * Scrapy differs in the last step: with nothing declared it tries ASCII,
+ * UTF-8, then cp1252 on the body. seine follows the brief's WHATWG order.
  */
+import { decodeText, encodingName } from './text-decoding.js';
 
-export type ResponseKind = 'html' | 'xml' | 'text' | 'binary';
-
-function canonicalEncoding(label: string): string | null {
-  try {
-    return new TextDecoder(label.trim()).encoding;
-  } catch {
-    return null; // an unknown label is ignored, as browsers ignore it
-  }
-}
+export { responseKind, type ResponseKind } from './response-kind.js';
 
 function charsetOf(contentType: string | null): string | null {
   if (contentType === null) return null;
-  const match = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType);
-  return match === null ? null : canonicalEncoding(match[1]!);
+  const match = /;\s*charset\s*=\s*(?:"([^"]*)"|'([^']*)'|([^;\s]+))/i.exec(contentType);
+  if (match === null) return null;
+  return encodingName(match[1] ?? match[2] ?? match[3] ?? '');
 }
 
-function bomEncoding(body: Buffer): [string, number] | null {
+function bomEncoding(body: Uint8Array): [string, number] | null {
   if (body.length >= 3 && body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) return ['utf-8', 3];
   if (body.length >= 2 && body[0] === 0xfe && body[1] === 0xff) return ['utf-16be', 2];
   if (body.length >= 2 && body[0] === 0xff && body[1] === 0xfe) return ['utf-16le', 2];
   return null;
 }
 
-const META_CHARSET = /<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_:.+-]+)/i;
-const XML_DECLARATION = /^<\?xml[^>]+encoding\s*=\s*["']([a-zA-Z0-9_.:-]+)["']/;
+const COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
+const META = /<meta\s[^>]*>/gi;
+const META_CHARSET = /charset\s*=\s*["']?\s*([^"'\s;/>]+)/i;
+const XML_DECLARATION = /^<\?xml\s[^>]*?encoding\s*=\s*["']([^"']+)["']/;
 
-function declaredEncoding(body: Buffer): string | null {
-  const head = body.subarray(0, 1024).toString('latin1');
-  const match = XML_DECLARATION.exec(head) ?? META_CHARSET.exec(head);
-  if (match === null) return null;
-  const encoding = canonicalEncoding(match[1]!);
-  // A document that says UTF-16 in ASCII bytes is not UTF-16 (WHATWG prescan rule).
+/** The encoding a document declares in its first 1,024 bytes (WHATWG prescan, simplified: comments skipped, first declaration wins). */
+export function declaredEncoding(body: Uint8Array): string | null {
+  const head = Buffer.from(body.buffer, body.byteOffset, Math.min(body.byteLength, 1024)).toString('latin1');
+  const xml = XML_DECLARATION.exec(head);
+  let label: string | undefined = xml?.[1];
+  if (label === undefined) {
+    for (const tag of head.replace(COMMENT, '').matchAll(META)) {
+      const found = META_CHARSET.exec(tag[0]);
+      if (found !== null) {
+        label = found[1];
+        break;
+      }
+    }
+  }
+  if (label === undefined) return null;
+  // The prescan's fix-ups: a document that says UTF-16 in ASCII bytes is not UTF-16; x-user-defined reads as windows-1252.
+  if (/^x-user-defined$/i.test(label.trim())) return 'windows-1252';
+  const encoding = encodingName(label);
   return encoding === 'utf-16le' || encoding === 'utf-16be' ? 'utf-8' : encoding;
 }
 
-export function detectEncoding(body: Buffer, contentType: string | null): { encoding: string; bomLength: number } {
+export interface DetectedEncoding {
+  encoding: string;
+  /** Bytes of BOM to skip before decoding. */
+  bomLength: number;
+}
+
+/** The encoding to decode `body` with; `explicit` is an encoding the response was constructed with. */
+export function detectEncoding(body: Uint8Array, contentType: string | null, explicit: string | null = null): DetectedEncoding {
   const bom = bomEncoding(body);
   if (bom !== null) return { encoding: bom[0], bomLength: bom[1] };
-  return { encoding: charsetOf(contentType) ?? declaredEncoding(body) ?? 'utf-8', bomLength: 0 };
+  const encoding = (explicit === null ? null : encodingName(explicit)) ?? charsetOf(contentType) ?? declaredEncoding(body) ?? 'utf-8';
+  return { encoding, bomLength: 0 };
 }
 
-export function decodeBody(body: Buffer, contentType: string | null): { text: string; encoding: string } {
-  const { encoding, bomLength } = detectEncoding(body, contentType);
-  const text = new TextDecoder(encoding, { ignoreBOM: true }).decode(body.subarray(bomLength));
-  return { text, encoding };
-}
-
-const XML_TYPES = /^(?:text\/xml|application\/xml|application\/[\w.+-]*\+xml|application\/(?:rss|atom|rdf)\b)/i;
-const HTML_TYPES = /^(?:text\/html|application\/xhtml\+xml|application\/vnd\.wap\.xhtml\+xml)/i;
-const TEXT_TYPES = /^(?:text\/|application\/(?:json|javascript|x-javascript|ecmascript|ld\+json|x-json)\b)/i;
-
-/** The kind of response, from Content-Type when it says, else by looking at the body (Scrapy's responsetypes). */
-export function responseKind(contentType: string | null, body: Buffer, url = ''): ResponseKind {
-  const mime = contentType?.split(';')[0]?.trim() ?? '';
-  if (mime !== '' && mime !== 'application/octet-stream') {
-    if (HTML_TYPES.test(mime)) return 'html';
-    if (XML_TYPES.test(mime)) return 'xml';
-    if (TEXT_TYPES.test(mime)) return 'text';
-    return 'binary';
-  }
-  const head = body.subarray(0, 1024).toString('latin1').trimStart().toLowerCase();
-  if (head.startsWith('<?xml')) return /<html[\s>]/.test(head) ? 'html' : 'xml';
-  if (head.startsWith('<!doctype html') || head.startsWith('<html') || /<(?:head|body|div|p|title)[\s>]/.test(head)) return 'html';
-  if (/\.(?:xml|rss|atom)$/i.test(new URL(url, 'http://x/').pathname)) return 'xml';
-  if (body.subarray(0, 1024).includes(0)) return 'binary';
-  return 'text';
+/** The body as text, and the WHATWG name of the encoding used. */
+export function decodeBody(body: Uint8Array, contentType: string | null, explicit: string | null = null): { text: string; encoding: string } {
+  const { encoding, bomLength } = detectEncoding(body, contentType, explicit);
+  return { text: decodeText(body.subarray(bomLength), encoding), encoding };
 }

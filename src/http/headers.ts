@@ -3,7 +3,10 @@
  * name holds a list of values (`Set-Cookie` comes many times), `get(name)`
  * gives the first value. Names keep the spelling they were first given.
  */
-export type HeadersInit = Headers | Record<string, string | readonly string[] | number | undefined> | Iterable<readonly [string, string]>;
+export type HeadersInit =
+  | Headers
+  | Readonly<Record<string, string | readonly string[] | number | undefined>>
+  | Iterable<readonly [string, string | readonly string[]]>;
 
 export class Headers {
   readonly #map = new Map<string, { name: string; values: string[] }>();
@@ -13,7 +16,11 @@ export class Headers {
     if (init instanceof Headers) {
       for (const [name, values] of init.entries()) this.setList(name, values);
     } else if (Symbol.iterator in init) {
-      for (const [name, value] of init as Iterable<readonly [string, string]>) this.append(name, value);
+      // Pairs, or the [name, values] entries of a Headers from another loaded copy of seine.
+      for (const [name, value] of init as Iterable<readonly [string, string | readonly string[]]>) {
+        if (typeof value === 'string') this.append(name, value);
+        else for (const item of value) this.append(name, item);
+      }
     } else {
       for (const [name, value] of Object.entries(init)) {
         if (value === undefined) continue;
@@ -37,14 +44,20 @@ export class Headers {
     return this.#map.has(name.toLowerCase());
   }
 
+  /** Replaces every value of `name` with `value`. */
   set(name: string, value: string): this {
-    this.#map.set(name.toLowerCase(), { name, values: [value] });
-    return this;
+    return this.setList(name, [value]);
   }
 
+  /** Replaces every value of `name`; an empty list removes the header. */
   setList(name: string, values: readonly string[]): this {
-    if (values.length === 0) this.#map.delete(name.toLowerCase());
-    else this.#map.set(name.toLowerCase(), { name, values: [...values] });
+    const key = name.toLowerCase();
+    if (values.length === 0) {
+      this.#map.delete(key);
+    } else {
+      const entry = this.#map.get(key);
+      this.#map.set(key, { name: entry?.name ?? name, values: values.map(String) });
+    }
     return this;
   }
 
@@ -54,10 +67,11 @@ export class Headers {
     return this;
   }
 
+  /** Adds a value after the ones `name` has. */
   append(name: string, value: string): this {
     const entry = this.#map.get(name.toLowerCase());
-    if (entry === undefined) this.#map.set(name.toLowerCase(), { name, values: [value] });
-    else entry.values.push(value);
+    if (entry === undefined) this.#map.set(name.toLowerCase(), { name, values: [String(value)] });
+    else entry.values.push(String(value));
     return this;
   }
 

@@ -1,6 +1,10 @@
 import { Headers, type HeadersInit } from './headers.js';
 import { InvalidUrlError } from './http-errors.js';
 import type { Response } from './response.js';
+import { encodingName } from './text-decoding.js';
+import { UnencodableError, encodeBinary } from './url/encode-text.js';
+import { escapeAjax, isPlainUrl, safeUrlString } from './url/safe-url-string.js';
+import { UrlSplitError } from './url/urlsplit.js';
 
 /** What a callback may give back: items (plain objects) and Requests, in any of the forms INTERFACE.md lists. */
 export type Item = Record<string, unknown> | object;
@@ -21,17 +25,35 @@ export type Callback = (this: any, response: Response, kwargs: Record<string, un
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Errback = (this: any, error: Error, request: Request) => CallbackResult;
 
+/** A cookie to send with one request (Scrapy's `cookies=` list form); a plain `{ name: value }` object is the short form. */
+export interface RequestCookie {
+  name: string;
+  value: string;
+  domain?: string;
+  path?: string;
+  secure?: boolean;
+}
+export type RequestCookies = Record<string, string> | readonly RequestCookie[];
+
 export interface RequestOptions {
   callback?: Callback | null;
   errback?: Errback | null;
+  /** Upper-cased; default 'GET'. */
   method?: string;
   headers?: HeadersInit;
+  /** A string is encoded with `encoding`. */
   body?: string | Buffer | Uint8Array | null;
+  /** Cookies for this request only (the cookies middleware merges them into the jar). */
+  cookies?: RequestCookies;
   meta?: Record<string, unknown>;
   cbKwargs?: Record<string, unknown>;
+  /** Higher runs earlier; an integer, default 0. */
   priority?: number;
+  /** Skip the duplicate filter (start URLs have it). */
   dontFilter?: boolean;
   flags?: string[];
+  /** Encoding of a string body and of the URL's query and fragment (Scrapy's `encoding`); default 'utf-8'. `response.follow()` passes the page's. */
+  encoding?: string;
 }
 
 const REQUEST_BRAND = Symbol.for('seine.Request');
@@ -41,9 +63,50 @@ export function isRequest(value: unknown): value is Request {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[REQUEST_BRAND] === true;
 }
 
-/** Percent-encodes what must not stand in a URL (spaces, non-ASCII), as w3lib's safe_url_string does, leaving the rest as written. */
-export function safeUrl(url: string): string {
-  return url.trim().replace(/[^\x21-\x7e]|["<>\\^`{|}]/gu, (ch) => encodeURIComponent(ch));
+/**
+ * Percent-encodes what must not stand in a URL (spaces, non-ASCII), as w3lib's
+ * safe_url_string does, leaving what is escaped already as written. Works on
+ * relative URLs too and never throws (a URL Python could not split is only
+ * stripped of the characters that must go).
+ */
+export function safeUrl(url: string, encoding = 'utf-8'): string {
+  try {
+    return safeUrlString(url, encoding);
+  } catch {
+    return url.trim().replace(/[^\x21-\x7e]|["<>\\^`{|}]/gu, (ch) => encodeURIComponent(ch));
+  }
+}
+
+const MISSING_SCHEME_HINT = "write an absolute URL such as 'https://example.com/page', or use response.follow() to join a link to the page's URL";
+
+/** The URL a Request keeps: safe_url_string + escape_ajax as in Scrapy 2.8, and sure to parse as a WHATWG URL. */
+function requestUrl(url: string, encoding: string): string {
+  if (isPlainUrl(url)) return url;
+  let safe: string;
+  try {
+    safe = escapeAjax(safeUrlString(url, encoding));
+  } catch (error) {
+    if (error instanceof UrlSplitError) {
+      throw new InvalidUrlError(url, `${error.message} in request url: ${url} (fix the URL, or skip the link)`);
+    }
+    if (error instanceof UnencodableError) {
+      throw InvalidUrlError.unencodable(url, error.character, error.encoding);
+    }
+    throw error;
+  }
+  if (!safe.includes('://') && !safe.startsWith('about:') && !safe.startsWith('data:')) {
+    throw new InvalidUrlError(url, `Missing scheme in request url: ${safe} (${MISSING_SCHEME_HINT})`);
+  }
+  // Scrapy would accept e.g. `http://exa mple.com/` and fail at download time; seine refuses it here so
+  // every stage can rely on `new URL(request.url)`.
+  if (!URL.canParse(safe)) {
+    throw new InvalidUrlError(url, `Malformed request url: ${safe} (not a URL by the URL standard: check the host and port)`);
+  }
+  return safe;
+}
+
+function typeName(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
 }
 
 /**
@@ -56,6 +119,7 @@ export class Request {
   readonly method: string;
   readonly headers: Headers;
   readonly body: Buffer;
+  readonly cookies: RequestCookies;
   readonly meta: Record<string, unknown>;
   readonly cbKwargs: Record<string, unknown>;
   readonly priority: number;
@@ -63,31 +127,37 @@ export class Request {
   readonly callback: Callback | null;
   readonly errback: Errback | null;
   readonly flags: string[];
+  /** The WHATWG name of the request's encoding ('utf-8' unless given). */
+  readonly encoding: string;
 
   constructor(url: string, options: RequestOptions = {}) {
-    if (typeof url !== 'string') throw new InvalidUrlError(String(url), 'a Request URL must be a string');
-    const safe = safeUrl(url);
-    if (!/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(safe)) throw new InvalidUrlError(url, 'Missing scheme in request URL');
-    try {
-      new URL(safe);
-    } catch {
-      throw new InvalidUrlError(url, 'Malformed request URL');
-    }
-    this.url = safe;
-    this.method = (options.method ?? 'GET').toUpperCase();
+    if (typeof url !== 'string') throw new TypeError(`Request url must be a string, got ${typeName(url)}`);
+    const encoding = options.encoding === undefined ? 'utf-8' : encodingName(options.encoding);
+    if (encoding === null) throw new TypeError(`Unknown encoding for Request: '${String(options.encoding)}' (use a WHATWG encoding label such as 'utf-8' or 'windows-1252')`);
+    this.encoding = encoding;
+    this.url = requestUrl(url, encoding);
+    this.method = String(options.method ?? 'GET').toUpperCase();
+    const priority = options.priority ?? 0;
+    if (!Number.isInteger(priority)) throw new TypeError(`Request priority not an integer: ${String(priority)}`);
+    this.priority = priority;
+    const { callback = null, errback = null } = options;
+    if (callback !== null && typeof callback !== 'function') throw new TypeError(`callback must be a function, got ${typeName(callback)}`);
+    if (errback !== null && typeof errback !== 'function') throw new TypeError(`errback must be a function, got ${typeName(errback)}`);
+    this.callback = callback;
+    this.errback = errback;
     this.headers = new Headers(options.headers);
-    const body = options.body ?? '';
-    this.body = typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body);
+    const body = options.body ?? null;
+    if (body === null) this.body = EMPTY;
+    else if (typeof body === 'string') this.body = encoding === 'utf-8' ? Buffer.from(body, 'utf8') : Buffer.from(encodeBinary(body, encoding), 'latin1');
+    else this.body = Buffer.from(body);
+    this.cookies = options.cookies ?? {};
     this.meta = { ...options.meta };
     this.cbKwargs = { ...options.cbKwargs };
-    this.priority = options.priority ?? 0;
     this.dontFilter = options.dontFilter ?? false;
-    this.callback = options.callback ?? null;
-    this.errback = options.errback ?? null;
     this.flags = [...(options.flags ?? [])];
   }
 
-  /** A copy with the given fields replaced (`request.replace({ method: 'POST' })`). */
+  /** A copy with the given fields replaced (`request.replace({ method: 'POST' })`); meta and cbKwargs are copied, not shared. */
   replace(changes: RequestOptions & { url?: string } = {}): Request {
     return new Request(changes.url ?? this.url, {
       callback: this.callback,
@@ -95,11 +165,13 @@ export class Request {
       method: this.method,
       headers: this.headers,
       body: this.body,
+      cookies: this.cookies,
       meta: this.meta,
       cbKwargs: this.cbKwargs,
       priority: this.priority,
       dontFilter: this.dontFilter,
       flags: this.flags,
+      encoding: this.encoding,
       ...changes,
     });
   }
@@ -114,3 +186,5 @@ export class Request {
   }
 }
 Object.defineProperty(Request.prototype, REQUEST_BRAND, { value: true });
+
+const EMPTY = Buffer.alloc(0);

@@ -1,31 +1,52 @@
 import { Headers, type HeadersInit } from './headers.js';
-import { Request, isRequest, type Callback, type RequestOptions } from './request.js';
-import { Selector, SelectorList, isSelector } from '../selector/index.js';
-import { decodeBody, responseKind, type ResponseKind } from './decode-body.js';
+import { DetachedResponseError, NotTextResponseError } from './http-errors.js';
+import { Request, type Callback, type RequestOptions } from './request.js';
+import { Selector, SelectorList } from '../selector/index.js';
+import { decodeBody } from './decode-body.js';
+import { responseKind, type ResponseKind } from './response-kind.js';
+import { baseHref, joinUrl } from './urljoin.js';
+import { linkOf, linksOfList, type FollowTarget } from './follow-target.js';
+import { encodingName } from './text-decoding.js';
+import { encodeBinary } from './url/encode-text.js';
+
+export type { FollowTarget } from './follow-target.js';
 
 export interface ResponseOptions {
   url: string;
   status?: number;
   headers?: HeadersInit;
-  body?: Buffer | string;
+  /** Bytes as received; a string is encoded with `encoding` (UTF-8 by default). */
+  body?: Buffer | Uint8Array | string;
   request?: Request | null;
   flags?: string[];
   ip?: string | null;
   protocol?: string | null;
+  /** The body's encoding when known (Scrapy's TextResponse `encoding`); it wins over Content-Type and `<meta>`, not over a BOM. */
+  encoding?: string | null;
 }
 
-/** What `follow()` accepts: a URL or href, or a Selector of an `<a>`/`<link>` element or of an attribute. */
-export type FollowTarget = string | Selector;
-export type FollowOptions = Omit<RequestOptions, 'callback'> & { callback?: Callback | null };
-export interface FollowAllQuery {
-  css?: string;
-  xpath?: string;
+/** Request options for `follow()`; `callback` may also be given alone as the second argument. */
+export type FollowOptions = RequestOptions;
+
+/** `followAll()`'s query form: the links of `css` or `xpath` on this response, with request options alongside. */
+export type FollowAllQuery = ({ css: string; xpath?: undefined } | { xpath: string; css?: undefined }) & FollowOptions;
+
+const EMPTY = Buffer.alloc(0);
+
+function optionsOf(callbackOrOptions: Callback | FollowOptions | null | undefined): FollowOptions {
+  if (typeof callbackOrOptions === 'function') return { callback: callbackOrOptions };
+  return callbackOrOptions ?? {};
+}
+
+function isQuery(value: unknown): value is FollowAllQuery {
+  return typeof value === 'object' && value !== null && !(Symbol.iterator in value) && ('css' in value || 'xpath' in value);
 }
 
 /**
- * A downloaded response. Text is decoded lazily by the WHATWG rules (BOM,
- * Content-Type charset, `<meta charset>`, then UTF-8), and the document is
- * parsed lazily on the first `css()`/`xpath()`.
+ * A downloaded response. Its kind (html, xml, text, binary) comes from
+ * Content-Type, the URL and the body as Scrapy decides it; its text is
+ * decoded lazily by the WHATWG rules (src/http/decode-body.ts), and the
+ * document is parsed lazily on the first `css()` / `xpath()`.
  */
 export class Response {
   readonly url: string;
@@ -36,17 +57,34 @@ export class Response {
   readonly flags: string[];
   readonly ip: string | null;
   readonly protocol: string | null;
+  readonly #explicitEncoding: string | null;
   #text: string | undefined;
   #encoding: string | undefined;
   #selector: Selector | undefined;
   #kind: ResponseKind | undefined;
+  #baseUrl: string | undefined;
+  #json: { value: unknown } | undefined;
 
   constructor(options: ResponseOptions) {
+    if (typeof options?.url !== 'string') throw new TypeError(`Response url must be a string, got ${typeof options?.url}`);
     this.url = options.url;
-    this.status = options.status ?? 200;
+    const status = options.status ?? 200;
+    if (!Number.isInteger(status)) throw new TypeError(`Response status must be an integer, got ${String(status)}`);
+    this.status = status;
     this.headers = new Headers(options.headers);
-    const body = options.body ?? Buffer.alloc(0);
-    this.body = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+    const explicit = options.encoding == null ? null : encodingName(options.encoding);
+    if (options.encoding != null && explicit === null) {
+      throw new TypeError(`Unknown encoding for Response: '${options.encoding}' (use a WHATWG encoding label such as 'utf-8' or 'shift_jis')`);
+    }
+    const body = options.body ?? EMPTY;
+    if (typeof body === 'string') {
+      // A string has no bytes yet: it is written in the given encoding, and that encoding then is the declared one.
+      this.#explicitEncoding = explicit ?? 'utf-8';
+      this.body = this.#explicitEncoding === 'utf-8' ? Buffer.from(body, 'utf8') : encodeBody(body, this.#explicitEncoding);
+    } else {
+      this.#explicitEncoding = explicit;
+      this.body = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+    }
     this.request = options.request ?? null;
     this.flags = [...(options.flags ?? [])];
     this.ip = options.ip ?? null;
@@ -55,89 +93,136 @@ export class Response {
 
   /** The request's meta (Scrapy's `response.meta`). */
   get meta(): Record<string, unknown> {
-    if (this.request === null) throw new TypeError('This response has no request, so it has no meta');
+    if (this.request === null) throw new DetachedResponseError('meta', this.toString());
     return this.request.meta;
   }
 
-  /** 'html', 'xml', 'text' or 'binary', from Content-Type and, without one, from the body. */
-  get kind(): ResponseKind {
-    return (this.#kind ??= responseKind(this.headers.get('content-type'), this.body, this.url));
+  /** The request's cbKwargs (Scrapy's `response.cb_kwargs`). */
+  get cbKwargs(): Record<string, unknown> {
+    if (this.request === null) throw new DetachedResponseError('cbKwargs', this.toString());
+    return this.request.cbKwargs;
   }
 
-  /** The body decoded to a string (the encoding is in `encoding`). */
+  /** 'html', 'xml', 'text' or 'binary' (see src/http/response-kind.ts). */
+  get kind(): ResponseKind {
+    return (this.#kind ??= responseKind(
+      { contentType: this.headers.get('content-type'), contentDisposition: this.headers.get('content-disposition') },
+      this.body,
+      this.url,
+    ));
+  }
+
+  /** The body decoded to a string (the encoding is in `encoding`). Binary bodies are decoded too, for a look; css() refuses them. */
   get text(): string {
     if (this.#text === undefined) {
-      const decoded = decodeBody(this.body, this.headers.get('content-type'));
+      const decoded = decodeBody(this.body, this.headers.get('content-type'), this.#explicitEncoding);
       this.#text = decoded.text;
       this.#encoding = decoded.encoding;
     }
     return this.#text;
   }
 
-  /** The character encoding the text was decoded with (a WHATWG encoding name). */
+  /** The WHATWG name of the encoding `text` is decoded with ('utf-8', 'windows-1252', 'shift_jis', …). */
   get encoding(): string {
-    void this.text;
+    if (this.#encoding === undefined) void this.text;
     return this.#encoding!;
   }
 
+  /** The parsed document (XML for 'xml' responses, HTML otherwise). */
   get selector(): Selector {
-    if (this.kind === 'binary') throw new TypeError(`Response content isn't text: ${this.url} (${this.headers.get('content-type') ?? 'no Content-Type'})`);
-    return (this.#selector ??= new Selector({ text: this.text, type: this.kind === 'xml' ? 'xml' : 'html' }));
+    return (this.#selector ??= this.#makeSelector('selector'));
+  }
+
+  #makeSelector(method: string): Selector {
+    if (this.kind === 'binary') throw new NotTextResponseError(this.url, this.headers.get('content-type'), method);
+    return new Selector({ text: this.text, type: this.kind === 'xml' ? 'xml' : 'html' });
   }
 
   css(query: string): SelectorList {
-    return this.selector.css(query);
+    return (this.#selector ??= this.#makeSelector('css()')).css(query);
   }
 
   xpath(query: string, variables?: Record<string, string | number | boolean>): SelectorList {
-    return this.selector.xpath(query, variables);
+    return (this.#selector ??= this.#makeSelector('xpath()')).xpath(query, variables);
   }
 
+  /** The body parsed as JSON (parsed once). */
   json(): unknown {
-    return JSON.parse(this.text);
+    if (this.#json === undefined) {
+      try {
+        this.#json = { value: JSON.parse(this.text) as unknown };
+      } catch (error) {
+        const type = this.headers.get('content-type') ?? 'none';
+        throw new SyntaxError(`Response body is not JSON: ${this.toString()} (Content-Type: ${type}): ${(error as Error).message}`, { cause: error });
+      }
+    }
+    return this.#json.value;
   }
 
-  /** The base for relative links: the document's `<base href>` when it has one, else the response URL. */
+  /** The base for relative links: the `<base href>` of a text response (Scrapy reads the first 4,096 characters), else the URL. */
   get baseUrl(): string {
-    if (this.kind === 'html') {
-      const base = this.selector.xpath('//base/@href').get();
-      if (base !== null) return new URL(base.trim(), this.url).href;
+    if (this.#baseUrl === undefined) {
+      const href = this.kind === 'binary' ? null : baseHref(this.text);
+      this.#baseUrl = href === null ? this.url : joinUrl(href, this.url, 'utf-8');
     }
-    return this.url;
+    return this.#baseUrl;
   }
 
+  /** `href` made absolute against `baseUrl`. On a page in another encoding than UTF-8, non-ASCII in the query is written in the page's encoding, as Scrapy does. */
   urljoin(href: string): string {
-    return new URL(href.trim(), this.kind === 'html' ? this.baseUrl : this.url).href;
+    return joinUrl(href, this.baseUrl, this.kind === 'binary' ? 'utf-8' : this.encoding);
   }
 
-  /** A Request for a link: an href (relative or absolute), or a Selector of `<a>`/`<link>` or of an attribute. */
+  /**
+   * A Request for one link: a URL or href (relative to `baseUrl`), a Selector
+   * of an `<a>` / `<link>` element or of an attribute or text, or an object
+   * with a `url`. The second argument is the callback or the Request options.
+   */
   follow(target: FollowTarget, callbackOrOptions?: Callback | FollowOptions | null): Request {
-    const options: FollowOptions = typeof callbackOrOptions === 'function' || callbackOrOptions === null || callbackOrOptions === undefined
-      ? { callback: callbackOrOptions ?? null }
-      : callbackOrOptions;
-    return new Request(this.urljoin(hrefOf(target)), options);
+    return this.#request(linkOf(target), optionsOf(callbackOrOptions));
   }
 
-  /** Requests for many links: hrefs, Selectors, a SelectorList, or `{ css }` / `{ xpath }` on this response. */
+  /**
+   * Requests for many links: an iterable of follow() targets, or
+   * `{ css }` / `{ xpath }` selecting them on this response. Selectors from
+   * a SelectorList (or a query) that carry no link, such as an `<a>` without
+   * href, are skipped, as in Scrapy; a plain array of them throws.
+   */
   followAll(targets: Iterable<FollowTarget> | FollowAllQuery, callbackOrOptions?: Callback | FollowOptions | null): Request[] {
-    let list: Iterable<FollowTarget>;
-    if (isFollowAllQuery(targets)) {
-      if (targets.css !== undefined) list = this.css(targets.css);
-      else if (targets.xpath !== undefined) list = this.xpath(targets.xpath);
-      else throw new TypeError('followAll() needs urls, or { css } or { xpath }');
+    let options = optionsOf(callbackOrOptions);
+    let links: string[];
+    if (isQuery(targets)) {
+      const { css, xpath, ...rest } = targets;
+      if ((css === undefined) === (xpath === undefined)) {
+        throw new TypeError('Please supply exactly one of the following arguments: urls, css, xpath');
+      }
+      options = { ...rest, ...options };
+      links = linksOfList(css !== undefined ? this.css(css) : this.xpath(xpath!));
+    } else if (targets instanceof SelectorList) {
+      links = linksOfList(targets);
+    } else if (targets !== null && typeof targets === 'object' && Symbol.iterator in targets) {
+      links = Array.from(targets, linkOf);
     } else {
-      list = targets;
+      throw new TypeError(`followAll() needs an iterable of links, or { css } or { xpath }, got ${String(targets)}`);
     }
-    const out: Request[] = [];
-    for (const target of list) out.push(this.follow(target, callbackOrOptions));
-    return out;
+    return links.map((link) => this.#request(link, options));
   }
 
+  #request(link: string, options: FollowOptions): Request {
+    const encoding = options.encoding ?? (this.kind === 'binary' ? undefined : this.encoding);
+    return new Request(this.urljoin(link), encoding === undefined ? options : { ...options, encoding });
+  }
+
+  /** A copy with the given fields replaced. */
   replace(changes: Partial<ResponseOptions> = {}): Response {
     return new Response({
       url: this.url, status: this.status, headers: this.headers, body: this.body, request: this.request,
-      flags: this.flags, ip: this.ip, protocol: this.protocol, ...changes,
+      flags: this.flags, ip: this.ip, protocol: this.protocol, encoding: this.#explicitEncoding, ...changes,
     });
+  }
+
+  copy(): Response {
+    return this.replace();
   }
 
   /** `<200 http://…>`, as in Scrapy's logs. */
@@ -150,24 +235,6 @@ export class Response {
   }
 }
 
-function isFollowAllQuery(value: unknown): value is FollowAllQuery {
-  return typeof value === 'object' && value !== null && !isSelector(value) && !(Symbol.iterator in value);
-}
-
-/** parsel/Scrapy rules: an element selector gives its href (for `a`/`link`), an attribute or text selector its value. */
-function hrefOf(target: FollowTarget): string {
-  if (typeof target === 'string') return target;
-  if (isSelector(target)) {
-    const root = target.root;
-    if (typeof root === 'object' && root.kind === 1) {
-      if (root.name === 'a' || root.name === 'link') {
-        const href = root.getAttr('href');
-        if (href !== null) return href;
-      }
-      throw new TypeError(`Only <a> and <link> elements can be followed, got <${root.name}>: select the attribute, e.g. ::attr(href)`);
-    }
-    return target.get();
-  }
-  if (isRequest(target)) return (target as Request).url;
-  throw new TypeError(`Cannot follow ${String(target)}: give a URL string or a Selector`);
+function encodeBody(body: string, encoding: string): Buffer {
+  return Buffer.from(encodeBinary(body, encoding), 'latin1');
 }

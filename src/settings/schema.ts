@@ -93,6 +93,12 @@ export interface SettingsSchema {
   REFERER_ENABLED: boolean;
   RETRY_ENABLED: boolean;
   RETRY_TIMES: number;
+  RETRY_BACKOFF_MAX: number;
+  RETRY_BACKOFF_BASE: number;
+  REFERRER_POLICY: string;
+  HTTPPROXY_ENABLED: boolean;
+  HTTPPROXY_AUTH_ENCODING: string;
+  DUPEFILTER_DEBUG: boolean;
   RETRY_HTTP_CODES: number[];
   RETRY_PRIORITY_ADJUST: number;
   ROBOTSTXT_OBEY: boolean;
@@ -226,6 +232,12 @@ export const SETTING_KINDS: { readonly [K in SettingName]: KindsFor<SettingsSche
   REFERER_ENABLED: 'bool',
   RETRY_ENABLED: 'bool',
   RETRY_TIMES: 'int',
+  RETRY_BACKOFF_MAX: 'float',
+  RETRY_BACKOFF_BASE: 'float',
+  REFERRER_POLICY: 'string',
+  HTTPPROXY_ENABLED: 'bool',
+  HTTPPROXY_AUTH_ENCODING: 'string',
+  DUPEFILTER_DEBUG: 'bool',
   RETRY_HTTP_CODES: 'intList',
   RETRY_PRIORITY_ADJUST: 'int',
   ROBOTSTXT_OBEY: 'bool',

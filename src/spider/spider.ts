@@ -2,13 +2,19 @@ import { Request, type CallbackResult } from '../http/request.js';
 import type { Response } from '../http/response.js';
 import { defaultLogBus, type Logger } from '../log/index.js';
 import type { Crawler } from '../core/crawler.js';
+import { SpiderDefinitionError } from './spider-errors.js';
+
+const SPIDER_BRAND = Symbol.for('seine.Spider');
 
 /**
  * The base class of spiders. A subclass with a `static name` is a spider;
  * one without is a base class. Arguments given with `-a name=value` are
- * assigned after construction, so fields declared `tag?: string` hold them.
+ * assigned after construction (createSpider), so fields declared
+ * `tag?: string` hold them.
  */
 export class Spider {
+  declare readonly [SPIDER_BRAND]: true;
+
   /** Settings this spider overrides, read before it is constructed (priority 'spider'). */
   static customSettings?: Record<string, unknown>;
 
@@ -19,43 +25,92 @@ export class Spider {
   /** Set by the crawler that runs this spider. */
   crawler?: Crawler;
 
-  constructor(args: Record<string, unknown> = {}) {
-    void args; // subclasses may read their arguments here; the crawler assigns them after construction too
+  /** `args` are the spider arguments; createSpider() also assigns them to the instance after this returns. */
+  constructor(args: Readonly<Record<string, unknown>> = {}) {
+    void args;
   }
 
-  /** The spider's name: its class's `static name`. */
+  /** The spider's name: its class's `static name` (the class name for a base class). */
   get name(): string {
-    return spiderName(this.constructor as SpiderClass) ?? this.constructor.name;
+    return spiderName(this.constructor) ?? this.constructor.name;
   }
 
-  /** Logs under the spider's name, into the crawl's log stream. */
+  /** Logs under the spider's name, into the crawl's log stream (the process-wide bus before the spider is crawling). */
   get logger(): Logger {
     return (this.crawler?.logBus ?? defaultLogBus).getLogger(this.name);
   }
 
-  /** The first requests (and items). Default: one Request per `startUrls` entry, not duplicate-filtered, as Scrapy does. */
+  /**
+   * The first requests (and items). Default: one GET per `startUrls` entry,
+   * with `parse` as callback and `dontFilter` (start URLs are not
+   * duplicate-filtered), as Scrapy's `start_requests`.
+   */
   async *start(): AsyncIterable<Request | Record<string, unknown>> {
+    if (this.startUrls.length === 0 && (this as { startUrl?: unknown }).startUrl !== undefined) {
+      throw new SpiderDefinitionError(
+        "Crawling could not start: 'startUrls' not found or empty (but found 'startUrl' attribute instead, did you miss an 's'?)",
+      );
+    }
     for (const url of this.startUrls) yield new Request(url, { dontFilter: true });
   }
 
-  /** The default callback. */
+  /** The default callback; a spider that yields requests without a callback must define it. */
   parse(response: Response): CallbackResult {
-    throw new Error(`${this.name}.parse callback is not defined: add a parse(response) method or give each Request a callback (got ${response.url})`);
+    throw new SpiderDefinitionError(
+      `${spiderClassName(this.constructor)}.parse callback is not defined: add a parse(response) method, or give the Request for ${response.url} a callback`,
+    );
+  }
+
+  /** `<QuotesSpider 'quotes'>`, as Scrapy prints a spider (without the address). */
+  toString(): string {
+    return `<${spiderClassName(this.constructor)} '${this.name}'>`;
+  }
+
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return this.toString();
   }
 }
+Object.defineProperty(Spider.prototype, SPIDER_BRAND, { value: true });
 
-export type SpiderClass<S extends Spider = Spider> = (new (args?: Record<string, unknown>) => S) & {
+export type SpiderClass<S extends Spider = Spider> = (new (args?: Readonly<Record<string, unknown>>) => S) & {
   customSettings?: Record<string, unknown>;
 };
 
-/** A class's own `static name = '…'`, or null for base classes (whose `name` is only the built-in function name). */
+/**
+ * A class's own `static name = '…'`, or null for base classes. A class's
+ * built-in `name` (the identifier) is non-enumerable; a static field is
+ * enumerable, which is how the two are told apart.
+ */
 export function spiderName(cls: unknown): string | null {
   if (typeof cls !== 'function') return null;
   const own = Object.getOwnPropertyDescriptor(cls, 'name');
-  // `static name = 'x'` defines an enumerable data property; a class's built-in name is not enumerable.
   return own !== undefined && own.enumerable === true && typeof own.value === 'string' && own.value !== '' ? own.value : null;
 }
 
+/**
+ * The identifier a class was declared with. `static name = 'quotes'`
+ * replaces `QuotesSpider.name`, so for messages the identifier is read from
+ * the class source (`class QuotesSpider extends …`).
+ */
+export function spiderClassName(cls: Function): string {
+  if (spiderName(cls) === null) return cls.name;
+  const declared = /^class\s+([\p{L}\p{Nl}$_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}$]*)/u.exec(Function.prototype.toString.call(cls));
+  return declared?.[1] ?? 'Spider';
+}
+
+/** True for a Spider subclass, also one loaded through another copy of seine (brand check, not instanceof). */
+export function extendsSpider(value: unknown): value is SpiderClass {
+  if (typeof value !== 'function') return false;
+  const proto = (value as { prototype?: unknown }).prototype;
+  return typeof proto === 'object' && proto !== null && (proto as Record<symbol, unknown>)[SPIDER_BRAND] === true;
+}
+
+/** True for a runnable spider class: extends Spider and has its own `static name`. */
 export function isSpiderClass(value: unknown): value is SpiderClass {
-  return typeof value === 'function' && value.prototype instanceof Spider && spiderName(value) !== null;
+  return extendsSpider(value) && spiderName(value) !== null;
+}
+
+/** True for a spider instance (brand check). */
+export function isSpider(value: unknown): value is Spider {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[SPIDER_BRAND] === true;
 }

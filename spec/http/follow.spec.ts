@@ -1,0 +1,185 @@
+/**
+ * urljoin / follow / followAll. Expected URLs for the Shift_JIS page were
+ * printed by Scrapy 2.8 (HtmlResponse.follow) with /usr/bin/python3.
+ */
+import { describe, expect, it } from '@jest/globals';
+import { Request } from '../../src/http/request.js';
+import { Response } from '../../src/http/response.js';
+import { FollowTargetError, InvalidUrlError } from '../../src/http/http-errors.js';
+import type { Callback } from '../../src/http/request.js';
+
+const LINKS = `<html><head><base href="/base/dir/"></head><body>
+<a href="page-2.html" class="next">next</a>
+<a href=" spaced.html ">spaced</a>
+<a>no href</a>
+<link rel="alternate" href="/feed.xml">
+<p><a href="https://other.example/x?b=2&amp;a=1#top">abs</a></p>
+</body></html>`;
+
+function html(body: string | Buffer, url = 'http://example.com/start/page.html'): Response {
+  return new Response({ url, headers: { 'Content-Type': 'text/html' }, body });
+}
+
+const parse: Callback = function parse() {};
+const parseItem: Callback = function parseItem() {};
+
+describe('urljoin', () => {
+  it('joins against the page URL', () => {
+    const response = html('<p>no base</p>');
+    expect(response.urljoin('next.html')).toBe('http://example.com/start/next.html');
+    expect(response.urljoin('../up/')).toBe('http://example.com/up/');
+    expect(response.urljoin('//cdn.example.com/a.js')).toBe('http://cdn.example.com/a.js');
+    expect(response.urljoin('?page=2')).toBe('http://example.com/start/page.html?page=2');
+    expect(response.urljoin('https://other.example/')).toBe('https://other.example/');
+  });
+
+  it('joins against <base href>, itself relative to the page', () => {
+    const response = html(LINKS);
+    expect(response.baseUrl).toBe('http://example.com/base/dir/');
+    expect(response.urljoin('page-2.html')).toBe('http://example.com/base/dir/page-2.html');
+  });
+
+  it('ignores a <base> in a comment or after the first 4,096 characters, as Scrapy does', () => {
+    expect(html('<!-- <base href="/commented/"> --><p>x</p>').baseUrl).toBe('http://example.com/start/page.html');
+    expect(html(' '.repeat(4096) + '<base href="/late/">').baseUrl).toBe('http://example.com/start/page.html');
+  });
+
+  it('joins a binary response against its URL only', () => {
+    const response = new Response({ url: 'http://example.com/files/a.bin', headers: { 'Content-Type': 'application/octet-stream' }, body: Buffer.from([1, 2, 3]) });
+    expect(response.urljoin('b.bin')).toBe('http://example.com/files/b.bin');
+    expect(response.follow('b.bin').url).toBe('http://example.com/files/b.bin');
+  });
+
+  it('writes non-ASCII in the query and fragment in the page’s encoding, and the path in UTF-8 (Scrapy’s result)', () => {
+    const body = Buffer.concat([
+      Buffer.from('<html><head><meta charset="shift_jis"><base href="/base/dir/"></head><body><a href="'),
+      Buffer.from([0x8c, 0x9f, 0x8d, 0xf5]), // 検索
+      Buffer.from('?q='),
+      Buffer.from([0x93, 0xfa, 0x96, 0x7b]), // 日本
+      Buffer.from('">x</a></body></html>'),
+    ]);
+    const response = html(body);
+    expect(response.encoding).toBe('shift_jis');
+    const expected = 'http://example.com/base/dir/%E6%A4%9C%E7%B4%A2?q=%93%FA%96%7B';
+    expect(response.follow(response.css('a')[0]!).url).toBe(expected);
+    expect(response.follow('検索?q=日本#日本').url).toBe(expected + '#%93%FA%96%7B');
+    expect(response.follow('検索?q=日本').encoding).toBe('shift_jis');
+  });
+
+  it('refuses a character the page’s encoding cannot write in the query, as Scrapy does', () => {
+    const response = html('<p>x</p>');
+    const sjis = new Response({ url: 'http://example.com/', headers: { 'Content-Type': 'text/html; charset=shift_jis' }, body: Buffer.from('x') });
+    expect(response.follow('?q=€').url).toBe('http://example.com/start/page.html?q=%E2%82%AC');
+    expect(() => sjis.follow('?q=€')).toThrow(
+      new InvalidUrlError('?q=€', "Cannot encode '€' in shift_jis for request url: ?q=€ (the query and fragment are encoded in the request's encoding: pass { encoding: 'utf-8' } or percent-encode the URL)"),
+    );
+  });
+});
+
+describe('follow', () => {
+  const response = html(LINKS);
+
+  it('makes a GET Request for a relative href, with the callback given', () => {
+    const request = response.follow('page-2.html', parse);
+    expect(request).toBeInstanceOf(Request);
+    expect(String(request)).toBe('<GET http://example.com/base/dir/page-2.html>');
+    expect(request.callback).toBe(parse);
+  });
+
+  it('takes Request options instead of a callback', () => {
+    const errback = (): void => {};
+    const request = response.follow('page-2.html', {
+      callback: parse, errback, method: 'POST', body: 'a=1', headers: { 'X-A': '1' }, meta: { m: 1 }, cbKwargs: { k: 2 },
+      priority: 5, dontFilter: true, flags: ['f'],
+    });
+    expect([request.method, request.body.toString(), request.headers.get('x-a'), request.meta, request.cbKwargs, request.priority, request.dontFilter, request.flags]).toEqual([
+      'POST', 'a=1', '1', { m: 1 }, { k: 2 }, 5, true, ['f'],
+    ]);
+    expect([request.callback, request.errback]).toEqual([parse, errback]);
+  });
+
+  it('accepts no callback, or null, meaning the spider’s parse', () => {
+    expect(response.follow('a.html').callback).toBeNull();
+    expect(response.follow('a.html', null).callback).toBeNull();
+  });
+
+  it('follows the href of an <a> or <link> Selector, stripped of surrounding spaces', () => {
+    const anchors = response.css('a');
+    expect(response.follow(anchors[0]!).url).toBe('http://example.com/base/dir/page-2.html');
+    expect(response.follow(anchors[1]!).url).toBe('http://example.com/base/dir/spaced.html');
+    expect(response.follow(response.css('link')[0]!).url).toBe('http://example.com/feed.xml');
+  });
+
+  it('follows an attribute or text Selector by its value', () => {
+    expect(response.follow(response.css('a.next::attr(href)')[0]!).url).toBe('http://example.com/base/dir/page-2.html');
+    expect(response.follow(response.xpath('//a[@class="next"]/@href')[0]!).url).toBe('http://example.com/base/dir/page-2.html');
+    expect(response.follow(response.xpath('//a[2]/text()')[0]!).url).toBe('http://example.com/base/dir/spaced');
+    expect(response.follow(response.xpath('string(//a[@class="next"]/@href)')[0]!).url).toBe('http://example.com/base/dir/page-2.html');
+  });
+
+  it('follows anything with a url, such as a Request', () => {
+    expect(response.follow(new Request('http://example.com/elsewhere')).url).toBe('http://example.com/elsewhere');
+  });
+
+  it('refuses Selectors that carry no link, with Scrapy’s messages', () => {
+    expect(() => response.follow(response.css('a')[2]!)).toThrow(
+      new FollowTargetError("<a> element has no href attribute: <Selector query='descendant-or-self::a' data='<a>no href</a>'>"),
+    );
+    expect(() => response.follow(response.css('body')[0]!)).toThrow(
+      'Only <a> and <link> elements are supported; got <body> (select the attribute instead, e.g. ::attr(href))',
+    );
+    expect(() => response.follow(response.xpath('count(//a)')[0]!)).toThrow(
+      "Unsupported selector: <Selector query='count(//a)' data='4.0'> (select an <a> or <link> element, or an attribute such as ::attr(href))",
+    );
+    expect(() => response.follow(response.css('a') as never)).toThrow(
+      'SelectorList is not supported by follow(): pass one Selector (list[0]), or use followAll()',
+    );
+    expect(() => response.follow(null as never)).toThrow("url can't be null or undefined");
+    expect(FollowTargetError.code).toBe('SEINE_FOLLOW_TARGET');
+  });
+
+  it('fails like Scrapy on links that are not URLs with a scheme', () => {
+    expect(() => response.follow('javascript:void(0)')).toThrow(new InvalidUrlError('javascript:void(0)', "Missing scheme in request url: javascript:void(0) (write an absolute URL such as 'https://example.com/page', or use response.follow() to join a link to the page's URL)"));
+    expect(() => response.follow('mailto:a@example.com')).toThrow('Missing scheme in request url: mailto:a@example.com');
+  });
+});
+
+describe('followAll', () => {
+  const response = html(LINKS);
+
+  it('follows a list of hrefs, in order', () => {
+    const requests = response.followAll(['a.html', '/b.html', 'http://c.example/'], parse);
+    expect(requests.map(String)).toEqual([
+      '<GET http://example.com/base/dir/a.html>', '<GET http://example.com/b.html>', '<GET http://c.example/>',
+    ]);
+    expect(requests.every((r) => r.callback === parse)).toBe(true);
+  });
+
+  it('follows a SelectorList, skipping selectors that carry no link, as Scrapy does', () => {
+    expect(response.followAll(response.css('a')).map((r) => r.url)).toEqual([
+      'http://example.com/base/dir/page-2.html', 'http://example.com/base/dir/spaced.html', 'https://other.example/x?b=2&a=1#top',
+    ]);
+    expect(response.followAll(response.css('a::attr(href)')).map((r) => r.url)).toHaveLength(3);
+  });
+
+  it('throws on a link-less selector in a plain array (only lists and queries skip)', () => {
+    expect(() => response.followAll([...response.css('a')])).toThrow('<a> element has no href attribute');
+  });
+
+  it('selects the links itself with { css } or { xpath }, with options beside the query', () => {
+    expect(response.followAll({ css: 'a.next' }).map((r) => r.url)).toEqual(['http://example.com/base/dir/page-2.html']);
+    expect(response.followAll({ xpath: '//link/@href' }, parseItem).map((r) => [r.url, r.callback])).toEqual([['http://example.com/feed.xml', parseItem]]);
+    const [request] = response.followAll({ css: 'a.next', callback: parseItem, meta: { from: 'list' } });
+    expect([request!.callback, request!.meta]).toEqual([parseItem, { from: 'list' }]);
+  });
+
+  it('asks for exactly one of urls, css and xpath', () => {
+    expect(() => response.followAll({ css: 'a', xpath: '//a' } as never)).toThrow(new TypeError('Please supply exactly one of the following arguments: urls, css, xpath'));
+    expect(() => response.followAll(42 as never)).toThrow('followAll() needs an iterable of links, or { css } or { xpath }, got 42');
+  });
+
+  it('gives an empty list when nothing matches', () => {
+    expect(response.followAll({ css: 'nav a' })).toEqual([]);
+    expect(response.followAll([])).toEqual([]);
+  });
+});

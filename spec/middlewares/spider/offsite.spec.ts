@@ -1,0 +1,130 @@
+import { describe, expect, it } from '@jest/globals';
+import { Request } from '../../../src/http/request.js';
+import { LogBus } from '../../../src/log/index.js';
+import { OffsiteMiddleware, hostnameOf } from '../../../src/middlewares/spider/offsite.js';
+import { Spider } from '../../../src/spider/spider.js';
+import { MemoryStats, TestSpider, collect, collectLogs, fakeCrawler, outputs, responseFor } from './crawl-fixture.js';
+
+function spiderFor(allowedDomains?: (string | null)[]): Spider {
+  const spider = new TestSpider();
+  if (allowedDomains !== undefined) spider.allowedDomains = allowedDomains as string[];
+  return spider;
+}
+
+async function urlsThrough(middleware: OffsiteMiddleware, spider: Spider, urls: string[]): Promise<string[]> {
+  const result = await collect(middleware.processSpiderOutput(responseFor('http://example.com/'), outputs(...urls.map((url) => new Request(url))), spider));
+  return result.map((r) => (r as Request).url);
+}
+
+describe('OffsiteMiddleware', () => {
+  it('keeps requests to allowed domains and their subdomains and drops the rest', async () => {
+    const spider = spiderFor(['example.com', 'scrapy.test']);
+    const middleware = new OffsiteMiddleware();
+    middleware.openSpider(spider);
+    const kept = await urlsThrough(middleware, spider, [
+      'http://example.com/1',
+      'https://www.example.com/2',
+      'http://a.b.example.com:8080/3',
+      'http://badexample.com/4',
+      'http://example.com.evil.org/5',
+      'http://scrapy.test/6',
+      'http://example.org/7',
+    ]);
+    expect(kept).toEqual(['http://example.com/1', 'https://www.example.com/2', 'http://a.b.example.com:8080/3', 'http://scrapy.test/6']);
+  });
+
+  it('logs the first filtered request of each domain at DEBUG and counts domains and requests', async () => {
+    const crawler = fakeCrawler({}, spiderFor(['example.com']));
+    const middleware = OffsiteMiddleware.fromCrawler(crawler);
+    middleware.openSpider(crawler.spider);
+    await urlsThrough(middleware, crawler.spider, ['http://example.org/x', 'http://example.org/y', 'http://other.net/', 'http://example.com/ok']);
+    expect(crawler.logs).toEqual([
+      "DEBUG [seine.spidermiddlewares.offsite] Filtered offsite request to 'example.org': <GET http://example.org/x>",
+      "DEBUG [seine.spidermiddlewares.offsite] Filtered offsite request to 'other.net': <GET http://other.net/>",
+    ]);
+    expect(crawler.stats.values).toEqual({ 'offsite/domains': 2, 'offsite/filtered': 3 });
+  });
+
+  it('lets dontFilter requests and items through', async () => {
+    const spider = spiderFor(['example.com']);
+    const middleware = new OffsiteMiddleware();
+    middleware.openSpider(spider);
+    const item = { title: 'x' };
+    const request = new Request('http://example.org/', { dontFilter: true });
+    const result = await collect(middleware.processSpiderOutput(responseFor('http://example.com/'), outputs(item, request), spider));
+    expect(result).toEqual([item, request]);
+  });
+
+  it('allows everything when the spider has no allowedDomains or an empty list', async () => {
+    for (const domains of [undefined, []]) {
+      const spider = spiderFor(domains);
+      const middleware = new OffsiteMiddleware();
+      middleware.openSpider(spider);
+      expect(await urlsThrough(middleware, spider, ['http://anything.org/', 'data:text/plain,hi'])).toEqual(['http://anything.org/', 'data:text/plain,hi']);
+    }
+  });
+
+  it('warns about URL and port entries, ignores them and null entries', async () => {
+    const bus = new LogBus();
+    const logs = collectLogs(bus);
+    const spider = spiderFor(['http://example.com', 'https://example.net/x', 'example.org:8080', null, 'scrapy.test']);
+    const middleware = new OffsiteMiddleware({ logBus: bus });
+    middleware.openSpider(spider);
+    expect(logs).toEqual([
+      'WARNING [seine.spidermiddlewares.offsite] allowedDomains accepts only domains, not URLs. Ignoring URL entry http://example.com in allowedDomains.',
+      'WARNING [seine.spidermiddlewares.offsite] allowedDomains accepts only domains, not URLs. Ignoring URL entry https://example.net/x in allowedDomains.',
+      'WARNING [seine.spidermiddlewares.offsite] allowedDomains accepts only domains without ports. Ignoring entry example.org:8080 in allowedDomains.',
+    ]);
+    expect(await urlsThrough(middleware, spider, ['http://example.com/', 'http://example.org:8080/', 'http://scrapy.test/'])).toEqual(['http://scrapy.test/']);
+  });
+
+  it('filters everything when every entry is rejected, as Scrapy does', async () => {
+    const spider = spiderFor(['http://example.com']);
+    const middleware = new OffsiteMiddleware();
+    middleware.openSpider(spider);
+    expect(await urlsThrough(middleware, spider, ['http://example.com/'])).toEqual([]);
+  });
+
+  it('counts requests without a host but does not log them', async () => {
+    const bus = new LogBus();
+    const logs = collectLogs(bus);
+    const stats = new MemoryStats();
+    const spider = spiderFor(['example.com']);
+    const middleware = new OffsiteMiddleware({ stats, logBus: bus });
+    middleware.openSpider(spider);
+    expect(await urlsThrough(middleware, spider, ['data:text/plain,hi', 'about:blank'])).toEqual([]);
+    expect(logs).toEqual([]);
+    expect(stats.values).toEqual({ 'offsite/filtered': 2 });
+  });
+
+  it('compares hosts case-insensitively and allows non-ASCII domains by their punycode', async () => {
+    const spider = spiderFor(['Example.COM', 'bücher.de']);
+    const middleware = new OffsiteMiddleware();
+    middleware.openSpider(spider);
+    const requests = ['http://WWW.EXAMPLE.com/', 'http://xn--bcher-kva.de/', 'http://bücher.de/', 'http://example.org/'].map((url) => new Request(url));
+    const kept = await collect(middleware.processSpiderOutput(responseFor('http://example.com/'), outputs(...requests), spider));
+    expect(kept).toEqual(requests.slice(0, 3));
+  });
+
+  it('takes allowedDomains from its options over the spider', async () => {
+    const spider = spiderFor(['example.com']);
+    const middleware = new OffsiteMiddleware({ allowedDomains: ['example.org'] });
+    middleware.openSpider(spider);
+    expect(await urlsThrough(middleware, spider, ['http://example.com/', 'http://example.org/'])).toEqual(['http://example.org/']);
+  });
+
+  it('reads allowedDomains on first use when openSpider was not called', async () => {
+    const spider = spiderFor(['example.com']);
+    expect(await urlsThrough(new OffsiteMiddleware(), spider, ['http://example.com/', 'http://example.org/'])).toEqual(['http://example.com/']);
+  });
+});
+
+describe('hostnameOf', () => {
+  it('gives the host as Python urlparse().hostname: lower case, no port, IPv6 without brackets', () => {
+    expect(hostnameOf('http://User:pw@WWW.Example.com:8080/a')).toBe('www.example.com');
+    expect(hostnameOf('http://[::1]:8000/')).toBe('::1');
+    expect(hostnameOf('javascript:void(0)')).toBeNull();
+    expect(hostnameOf('data:text/plain,hi')).toBeNull();
+    expect(hostnameOf('not a url')).toBeNull();
+  });
+});

@@ -1,0 +1,57 @@
+import { existsSync } from 'node:fs';
+import { register } from 'node:module';
+import { extname, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { SeineError } from '../errors/seine-error.js';
+import { isSpiderClass, spiderName, type SpiderClass } from '../spider/spider.js';
+
+export class SpiderLoadError extends SeineError {
+  static readonly code = 'SEINE_SPIDER_LOAD';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(SpiderLoadError.code, message, options);
+  }
+}
+
+let hooksInstalled = false;
+
+/**
+ * Lets users' `.ts` files run with no build step (tsx), and makes their
+ * `import … from 'seine'` resolve to the seine that is running — even where
+ * the project has no node_modules — so that classes are shared
+ * (NOTES.md: a second copy breaks `instanceof Spider`).
+ */
+async function installHooks(): Promise<void> {
+  if (hooksInstalled) return;
+  hooksInstalled = true;
+  // The index next to this module: dist/index.js when running built, src/index.ts under tsx (tests).
+  const map = { seine: new URL('../index' + extname(fileURLToPath(import.meta.url)), import.meta.url).href };
+  const hook = `const MAP = ${JSON.stringify(map)};
+export async function resolve(specifier, context, next) {
+  if (Object.hasOwn(MAP, specifier)) return { url: MAP[specifier], shortCircuit: true };
+  return next(specifier, context);
+}`;
+  register('data:text/javascript,' + encodeURIComponent(hook));
+  const { register: registerTsx } = await import('tsx/esm/api');
+  registerTsx();
+}
+
+/** Imports a spider file and returns the spider classes it exports, in export order. */
+export async function loadSpiderFile(path: string, cwd: string): Promise<SpiderClass[]> {
+  const file = resolve(cwd, path);
+  if (!existsSync(file)) throw new SpiderLoadError(`File not found: ${path}`);
+  await installHooks();
+  let exports: Record<string, unknown>;
+  try {
+    exports = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split('\n').slice(0, 3).join(' ') : String(error);
+    throw new SpiderLoadError(`Could not load ${path}: ${reason}`, { cause: error });
+  }
+  const spiders = Object.values(exports).filter(isSpiderClass);
+  if (spiders.length === 0) {
+    throw new SpiderLoadError(`No spider found in file: ${path} (export a class that extends Spider and has a static name)`);
+  }
+  return spiders;
+}
+
+export { spiderName };

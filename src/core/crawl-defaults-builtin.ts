@@ -1,0 +1,67 @@
+import type { Request } from '../http/request.js';
+import { fingerprint } from '../http/fingerprint.js';
+import { createSpider } from '../spider/create-spider.js';
+import { createGotFetch, gotFetchOptionsFromSettings } from '../download/fetch-got.js';
+import { MemoryStatsCollector } from '../stats/index.js';
+import { Scheduler } from '../scheduler/index.js';
+import { DownloadSlots } from '../throttle/index.js';
+import { DOWNLOADER_MIDDLEWARES_BASE } from '../middlewares/downloader/index.js';
+import { SPIDER_MIDDLEWARES_BASE } from '../middlewares/spider/index.js';
+import { RobotsTxtMiddleware } from '../robots/index.js';
+import { CoreStats } from '../extensions/core-stats.js';
+import { LogStats } from '../extensions/log-stats.js';
+import { CloseSpider } from '../extensions/close-spider.js';
+import { TelnetConsole } from '../extensions/telnet-console.js';
+import type { ComponentClass, DownloaderMiddleware, Extension, ItemPipeline, SpiderMiddleware } from './components.js';
+import { startThrough, type CrawlDefaults } from './crawl-defaults.js';
+
+/** The slots a crawler's scheduler and throttle share (the DownloaderAwarePriorityQueue reads them). */
+const slotsOf = new WeakMap<object, DownloadSlots>();
+
+/** seine's built-in parts of a crawl. */
+export const CRAWL_DEFAULTS: CrawlDefaults = {
+  createSpider: (cls, args) => createSpider(cls, args),
+  createStats: (crawler) => MemoryStatsCollector.fromCrawler(crawler),
+  finishStats: (crawler) => (crawler.stats as MemoryStatsCollector).closeSpider(),
+  createFetch(crawler) {
+    const settings = crawler.settings;
+    const fetch = createGotFetch(gotFetchOptionsFromSettings(settings));
+    const timeoutMs = settings.getFloat('DOWNLOAD_TIMEOUT') * 1000;
+    const maxSize = settings.getInt('DOWNLOAD_MAXSIZE');
+    const warnSize = settings.getInt('DOWNLOAD_WARNSIZE');
+    const logger = crawler.logBus.getLogger('seine.core.downloader');
+    return (request: Request) => {
+      const meta = request.meta;
+      return fetch(request, {
+        signal: crawler.abortController.signal,
+        timeoutMs: typeof meta['download_timeout'] === 'number' ? meta['download_timeout'] * 1000 : timeoutMs,
+        maxSize: typeof meta['download_maxsize'] === 'number' ? meta['download_maxsize'] : maxSize,
+        warnSize: typeof meta['download_warnsize'] === 'number' ? meta['download_warnsize'] : warnSize,
+        onWarnSize: (size) => logger.warning(`Received more bytes than download warn size (${warnSize}) in request ${request.toString()} (${size} bytes).`),
+        proxy: typeof meta['proxy'] === 'string' ? meta['proxy'] : null,
+      });
+    };
+  },
+  createSlots(crawler) {
+    const slots = DownloadSlots.fromCrawler(crawler);
+    slotsOf.set(crawler, slots);
+    return slots;
+  },
+  createScheduler(crawler) {
+    const slots = slotsOf.get(crawler);
+    return Scheduler.fromCrawler(crawler, slots === undefined ? { fingerprint: (r) => fingerprint(r) } : { fingerprint: (r) => fingerprint(r), slots });
+  },
+  startOf: startThrough,
+  downloaderMiddlewares: new Map<string, ComponentClass<DownloaderMiddleware>>([
+    ...Object.entries(DOWNLOADER_MIDDLEWARES_BASE),
+    ['RobotsTxtMiddleware', RobotsTxtMiddleware as unknown as ComponentClass<DownloaderMiddleware>],
+  ]),
+  spiderMiddlewares: new Map<string, ComponentClass<SpiderMiddleware>>(Object.entries(SPIDER_MIDDLEWARES_BASE)),
+  pipelines: new Map<string, ComponentClass<ItemPipeline>>(),
+  extensions: new Map<string, ComponentClass<Extension>>([
+    ['CoreStats', CoreStats as unknown as ComponentClass<Extension>],
+    ['LogStats', LogStats as unknown as ComponentClass<Extension>],
+    ['CloseSpider', CloseSpider as unknown as ComponentClass<Extension>],
+    ['TelnetConsole', TelnetConsole as unknown as ComponentClass<Extension>],
+  ]),
+};

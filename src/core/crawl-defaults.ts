@@ -1,0 +1,40 @@
+import type { Request } from '../http/request.js';
+import type { Response } from '../http/response.js';
+import type { Spider, SpiderClass } from '../spider/spider.js';
+import type { ComponentClass, DownloaderMiddleware, Extension, ItemPipeline, SpiderMiddleware, SpiderOutput } from './components.js';
+import type { Crawler, StatsCollector } from './crawler.js';
+import type { CrawlerImpl } from './crawler-impl.js';
+import type { EngineScheduler, EngineSlots } from './engine-state.js';
+
+/**
+ * The parts a crawl is assembled from. The defaults are seine's built-ins;
+ * tests and users who assemble their own crawl replace any of them (a fake
+ * network, a shared queue).
+ */
+export interface CrawlDefaults {
+  createSpider(cls: SpiderClass, args: Record<string, string>): Spider;
+  createStats(crawler: CrawlerImpl): StatsCollector;
+  /** Called after spider_closed: the stats dump. */
+  finishStats(crawler: CrawlerImpl, reason: string): void;
+  createFetch(crawler: CrawlerImpl): (request: Request) => Promise<Response>;
+  /** Called after createSlots. */
+  createScheduler(crawler: Crawler): EngineScheduler;
+  createSlots(crawler: Crawler): EngineSlots;
+  /** The spider's start() through the spider middlewares' processStart. */
+  startOf(spider: Spider, middlewares: readonly SpiderMiddleware[]): AsyncIterable<SpiderOutput>;
+  downloaderMiddlewares: ReadonlyMap<string, ComponentClass<DownloaderMiddleware>>;
+  spiderMiddlewares: ReadonlyMap<string, ComponentClass<SpiderMiddleware>>;
+  pipelines: ReadonlyMap<string, ComponentClass<ItemPipeline>>;
+  extensions: ReadonlyMap<string, ComponentClass<Extension>>;
+}
+
+export function startThrough(spider: Spider, middlewares: readonly SpiderMiddleware[]): AsyncIterable<SpiderOutput> {
+  let start = spider.start() as AsyncIterable<SpiderOutput>;
+  for (let i = middlewares.length - 1; i >= 0; i--) {
+    const mw = middlewares[i]!;
+    if (mw.processStart !== undefined) start = mw.processStart(start, spider);
+  }
+  return start;
+}
+
+export { CRAWL_DEFAULTS } from './crawl-defaults-builtin.js';

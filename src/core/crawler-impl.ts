@@ -1,0 +1,160 @@
+import { Subject, lastValueFrom, type Observable } from 'rxjs';
+import { Settings } from '../settings/index.js';
+import { LogBus } from '../log/index.js';
+import type { Request } from '../http/request.js';
+import type { Response } from '../http/response.js';
+import type { Spider, SpiderClass } from '../spider/spider.js';
+import type { DownloaderMiddleware, Extension, ItemPipeline, SpiderMiddleware } from './components.js';
+import type { Crawler, StatsCollector } from './crawler.js';
+import type { CrawlEvent } from './events.js';
+import { EngineState } from './engine-state.js';
+import { engineFlow } from './engine.js';
+import { logLineFor } from './log-formatter.js';
+import { downloadThrough } from './downloader-chain.js';
+import { buildComponents, orderedComponents, type ComponentOrderMap } from './component-list.js';
+import { feedSink } from '../operators/feed-sink.js';
+import { CRAWL_DEFAULTS, type CrawlDefaults } from './crawl-defaults.js';
+
+export interface CrawlerOptions {
+  /** Spider arguments (`-a name=value`): strings, assigned after construction. */
+  args?: Record<string, string>;
+  /** Settings at the command line's priority (above the spider's customSettings). */
+  settings?: Record<string, unknown>;
+  /** Settings at the project's priority (a project's settings.ts). */
+  projectSettings?: Record<string, unknown>;
+  /** The network function and the other parts a test may replace. */
+  parts?: Partial<CrawlDefaults>;
+  /** JSON Lines feeds to write (`-o` / `-O`). */
+  feeds?: Array<{ path: string; overwrite: boolean }>;
+}
+
+/**
+ * One run of one spider: builds settings (default < project < spider <
+ * cmdline), the spider, the components, and the engine state; opens,
+ * runs the flow, and closes with a reason. Stats and log lines follow from
+ * the events it emits.
+ */
+export class CrawlerImpl implements Crawler {
+  readonly settings: Settings;
+  readonly logBus: LogBus;
+  readonly spider: Spider;
+  readonly stats: StatsCollector;
+  readonly #events = new Subject<CrawlEvent>();
+  readonly events$: Observable<CrawlEvent> = this.#events.asObservable();
+  readonly #parts: CrawlDefaults;
+  #state: EngineState | null = null;
+  /** Aborts every transfer of this crawl (unsubscribing, a forced shutdown). */
+  readonly abortController = new AbortController();
+  #extensions: Extension[] = [];
+  #download: ((request: Request) => Promise<Response>) | null = null;
+
+  constructor(
+    readonly spiderClass: SpiderClass,
+    readonly options: CrawlerOptions = {},
+    logBus?: LogBus,
+  ) {
+    this.#parts = { ...CRAWL_DEFAULTS, ...options.parts };
+    this.logBus = logBus ?? new LogBus();
+    const settings = new Settings(options.projectSettings ?? {}, 'project');
+    if (spiderClass.customSettings !== undefined) settings.setdict(spiderClass.customSettings, 'spider');
+    if (options.settings !== undefined) settings.setdict(options.settings, 'cmdline');
+    settings.freeze();
+    this.settings = settings;
+    this.stats = this.#parts.createStats(this);
+    this.spider = this.#parts.createSpider(spiderClass, options.args ?? {});
+    this.spider.crawler = this;
+    this.#events.subscribe((event) => {
+      const line = logLineFor(event);
+      if (line !== null) this.logBus.getLogger(line.logger).log(line.level, line.message);
+    });
+  }
+
+  emit(event: CrawlEvent): void {
+    this.#events.next(event);
+  }
+
+  /**
+   * Downloads a request outside the scheduler, through the downloader
+   * middlewares (Scrapy's engine.download): robots.txt uses it. Its
+   * response is logged and counted like any other.
+   */
+  download(request: Request): Promise<Response> {
+    if (this.#download === null) return Promise.reject(new Error('The crawl has not started: nothing can be downloaded yet'));
+    return this.#download(request);
+  }
+
+  close(reason: string): void {
+    this.#state?.beginClose(reason);
+  }
+
+  /** Pauses the whole flow (inspectResponse); in-flight downloads finish, their responses wait. */
+  pause(): void {
+    this.#state?.pause();
+  }
+
+  resume(): void {
+    this.#state?.resume();
+  }
+
+  /** Aborts transfers in flight and closes with `reason` (unsubscribing, a forced shutdown). */
+  cancel(reason = 'cancelled'): void {
+    this.#state?.beginClose(reason);
+    this.#state?.abort.abort();
+  }
+
+  /** Runs the crawl to its end; resolves with the finish reason. */
+  async run(): Promise<string> {
+    const s = this.settings;
+    const registry = this.#parts;
+    const downloaderMws = buildComponents<DownloaderMiddleware>(
+      orderedComponents('DOWNLOADER_MIDDLEWARES', s.get('DOWNLOADER_MIDDLEWARES_BASE') as ComponentOrderMap, s.get('DOWNLOADER_MIDDLEWARES') as ComponentOrderMap, registry.downloaderMiddlewares),
+      this,
+    );
+    const spiderMws = buildComponents<SpiderMiddleware>(
+      orderedComponents('SPIDER_MIDDLEWARES', s.get('SPIDER_MIDDLEWARES_BASE') as ComponentOrderMap, s.get('SPIDER_MIDDLEWARES') as ComponentOrderMap, registry.spiderMiddlewares),
+      this,
+    );
+    const pipelines = buildComponents<ItemPipeline>(
+      orderedComponents('ITEM_PIPELINES', s.get('ITEM_PIPELINES_BASE') as ComponentOrderMap, s.get('ITEM_PIPELINES') as ComponentOrderMap, registry.pipelines),
+      this,
+    );
+    this.#extensions = buildComponents<Extension>(
+      orderedComponents('EXTENSIONS', s.get('EXTENSIONS_BASE') as ComponentOrderMap, s.get('EXTENSIONS') as ComponentOrderMap, registry.extensions),
+      this,
+    );
+    const fetch = registry.createFetch(this);
+    this.#download = async (request: Request): Promise<Response> => {
+      const outcome = await downloadThrough(downloaderMws, request, this.spider, fetch);
+      if (outcome.kind === 'response') {
+        this.emit({ type: 'response_received', request, response: outcome.response });
+        return outcome.response;
+      }
+      throw outcome.kind === 'error' ? outcome.error : new Error(`${request.toString()} was redirected to ${outcome.next.toString()}`);
+    };
+    const slots = registry.createSlots(this);
+    const state = new EngineState(
+      s, this.spider, this, registry.createScheduler(this), slots, fetch,
+      downloaderMws, spiderMws, pipelines,
+      s.getInt('CONCURRENT_REQUESTS'),
+      this.abortController,
+    );
+    this.#state = state;
+    const components = [...this.#extensions, ...downloaderMws, ...spiderMws, ...pipelines];
+    this.emit({ type: 'engine_started' });
+    for (const c of components) await c.openSpider?.(this.spider);
+    this.emit({ type: 'spider_opened', spider: this.spider });
+
+    let flow = engineFlow(state, this.#parts.startOf(this.spider, spiderMws), s.getInt('CONCURRENT_ITEMS'));
+    for (const feed of this.options.feeds ?? []) flow = flow.pipe(feedSink({ ...feed, serialize: (scraped) => JSON.stringify((scraped as { item: unknown }).item) }));
+    await lastValueFrom(flow, { defaultValue: null });
+
+    const reason = state.closeReason ?? 'finished';
+    this.logBus.getLogger('seine.core.engine').info(`Closing spider (${reason})`);
+    for (const c of components) await c.closeSpider?.(this.spider, reason);
+    this.emit({ type: 'spider_closed', reason });
+    this.#parts.finishStats(this, reason);
+    this.emit({ type: 'engine_stopped' });
+    this.#events.complete();
+    return reason;
+  }
+}

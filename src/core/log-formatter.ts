@@ -1,0 +1,68 @@
+import type { LogLevel } from '../log/index.js';
+import type { CrawlEvent } from './events.js';
+
+export interface LogLine {
+  logger: string;
+  level: LogLevel;
+  message: string;
+}
+
+/** How an item reads in `Scraped from …` and `Dropped: …` lines. */
+export function formatItem(item: unknown): string {
+  try {
+    return JSON.stringify(item) ?? String(item);
+  } catch {
+    return String(item);
+  }
+}
+
+function referer(headers: { get(name: string): string | null }): string {
+  return headers.get('Referer') ?? 'None';
+}
+
+/**
+ * The log line an event produces, Scrapy's LogFormatter in seine's words
+ * (a pure function of the event, STYLE.md §9), or null for events that are
+ * not logged.
+ */
+export function logLineFor(event: CrawlEvent): LogLine | null {
+  switch (event.type) {
+    case 'spider_opened':
+      return { logger: 'seine.core.engine', level: 'INFO', message: 'Spider opened' };
+    case 'response_received': {
+      const { request, response } = event;
+      const flags = response.flags.length > 0 ? ` [${response.flags.join(', ')}]` : '';
+      return {
+        logger: 'seine.core.engine',
+        level: 'DEBUG',
+        message: `Crawled (${response.status}) ${request.toString()} (referer: ${referer(request.headers)})${flags}`,
+      };
+    }
+    case 'item_scraped':
+      return {
+        logger: 'seine.core.scraper',
+        level: 'DEBUG',
+        message: `Scraped from ${event.response === null ? 'start' : event.response.toString()}\n${formatItem(event.item)}`,
+      };
+    case 'item_dropped':
+      return { logger: 'seine.core.scraper', level: 'WARNING', message: `Dropped: ${event.error.message}\n${formatItem(event.item)}` };
+    case 'item_error':
+      return {
+        logger: 'seine.core.scraper',
+        level: 'ERROR',
+        message: `Error processing ${formatItem(event.item)}\n${event.error.stack ?? event.error.message}`,
+      };
+    case 'download_error':
+      if (event.error.name === 'IgnoreRequest') return { logger: 'seine.core.scraper', level: 'DEBUG', message: `Ignoring request ${event.request.toString()}: ${event.error.message}` };
+      if (event.request.errback !== null) return null;
+      return { logger: 'seine.core.scraper', level: 'ERROR', message: `Error downloading ${event.request.toString()}: ${event.error.message}` };
+    case 'spider_error': {
+      const where = event.response === null ? '' : ` ${event.response.request?.toString() ?? event.response.toString()} (referer: ${event.response.request === null ? 'None' : referer(event.response.request.headers)})`;
+      return { logger: 'seine.core.scraper', level: 'ERROR', message: `Spider error processing${where}\n${event.error.stack ?? event.error.message}` };
+    }
+    case 'spider_closed':
+      return { logger: 'seine.core.engine', level: 'INFO', message: `Spider closed (${event.reason})` };
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,204 @@
+/**
+ * Scrapy's TelnetConsole: a TCP console into the running crawl, on loopback
+ * only. `telnet 127.0.0.1 6023` (or `nc`) asks for the username and the
+ * password, then gives a JavaScript REPL holding `crawler`, `engine`,
+ * `spider`, `settings`, `stats`, `est()` (the engine status report), `p()`
+ * and `prefs()`. Without TELNETCONSOLE_PASSWORD a random password is made
+ * and logged (`Telnet Password: …`), as Scrapy does.
+ *
+ * Listens from `openSpider` (or an explicit `start()`) and stops on
+ * `closeSpider`, dropping open connections so that a crawl can end.
+ */
+import { randomBytes, createHash, timingSafeEqual } from 'node:crypto';
+import { createServer, type Server, type Socket } from 'node:net';
+import type { Extension } from '../core/components.js';
+import type { Crawler } from '../core/crawler.js';
+import { NotConfigured } from '../core/control-flow.js';
+import { getLogger, type Logger } from '../log/index.js';
+import { CONSOLE_BANNER, consoleHelpers } from './telnet/console-vars.js';
+import type { EngineStatusRow, LiveRefCount } from './telnet/engine-status.js';
+import { assertLoopbackHost, listenOnRange, portsToTry } from './telnet/listen.js';
+import { TelnetSession } from './telnet/session.js';
+
+export { TelnetHostError, TelnetPortError } from './telnet/errors.js';
+export type { EngineStatusRow, EngineStatusValue, LiveRefCount } from './telnet/engine-status.js';
+
+export const TELNET_LOGGER = 'seine.extensions.telnet';
+
+export interface TelnetConsoleOptions {
+  /** A loopback address (default '127.0.0.1'); anything else throws a TelnetHostError. */
+  readonly host?: string;
+  /** `[first, last]`, `[port]`, or `[0]` for any free port (default [6023, 6073]). */
+  readonly portRange?: readonly number[];
+  /** Default 'seine'. */
+  readonly username?: string;
+  /** Default (also for '' and null): 16 random hex digits, logged at INFO. */
+  readonly password?: string | null;
+  /** The names the console holds, read at each login (Scrapy's telnet vars). */
+  readonly context?: () => Record<string, unknown>;
+  /** The rows `est()` prints. */
+  readonly engineStatus?: () => readonly EngineStatusRow[];
+  /** What `prefs()` prints; without it, prefs() says nothing is tracked. */
+  readonly liveRefs?: () => readonly LiveRefCount[];
+  /** Default: `seine.extensions.telnet` on the process-wide log bus. */
+  readonly logger?: Logger;
+}
+
+/** What the engine lets the console see of itself (the Crawler interface has no engine). */
+export interface TelnetEngineAccess {
+  /** The console's `engine`: the running engine's state. */
+  readonly engine: object;
+  engineStatus(): readonly EngineStatusRow[];
+  liveRefs?(): readonly LiveRefCount[];
+  /** More names for the console (Scrapy's `update_telnet_vars` signal), e.g. `extensions`. */
+  vars?(): Record<string, unknown>;
+}
+
+export interface TelnetAddress {
+  readonly host: string;
+  readonly port: number;
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
+}
+
+export class TelnetConsole implements Extension {
+  readonly host: string;
+  readonly portRange: readonly number[];
+  readonly username: string;
+  readonly password: string;
+  readonly #context: () => Record<string, unknown>;
+  readonly #engineStatus: () => readonly EngineStatusRow[];
+  readonly #liveRefs: (() => readonly LiveRefCount[]) | undefined;
+  readonly #logger: Logger;
+  readonly #sessions = new Set<TelnetSession>();
+  #server: Server | undefined;
+  #started: Promise<TelnetAddress> | undefined;
+
+  constructor(options: TelnetConsoleOptions = {}) {
+    this.host = options.host ?? '127.0.0.1';
+    this.portRange = [...(options.portRange ?? [6023, 6073])];
+    // Both checked now, so a bad setting stops the crawl before it starts rather than at listen time.
+    assertLoopbackHost(this.host);
+    portsToTry(this.portRange);
+    this.username = options.username ?? 'seine';
+    this.#logger = options.logger ?? getLogger(TELNET_LOGGER);
+    this.#context = options.context ?? (() => ({}));
+    this.#engineStatus = options.engineStatus ?? (() => []);
+    this.#liveRefs = options.liveRefs;
+    const password = options.password;
+    if (password === undefined || password === null || password === '') {
+      this.password = randomBytes(8).toString('hex');
+      this.#logger.info(`Telnet Password: ${this.password}`);
+    } else {
+      this.password = password;
+    }
+  }
+
+  /**
+   * Reads TELNETCONSOLE_*; NotConfigured when TELNETCONSOLE_ENABLED is false.
+   * `engineAccess` gives the console its `engine` and `est()` rows.
+   */
+  static fromCrawler(crawler: Crawler, engineAccess?: TelnetEngineAccess): TelnetConsole {
+    const settings = crawler.settings;
+    if (!settings.getBool('TELNETCONSOLE_ENABLED')) throw new NotConfigured('TELNETCONSOLE_ENABLED is false');
+    const liveRefs = engineAccess?.liveRefs;
+    return new TelnetConsole({
+      host: settings.get('TELNETCONSOLE_HOST'),
+      portRange: settings.get('TELNETCONSOLE_PORT'),
+      username: settings.get('TELNETCONSOLE_USERNAME'),
+      password: settings.get('TELNETCONSOLE_PASSWORD'),
+      logger: crawler.logBus.getLogger(TELNET_LOGGER),
+      context: () => ({
+        crawler,
+        ...(engineAccess === undefined ? {} : { engine: engineAccess.engine }),
+        spider: crawler.spider,
+        settings,
+        stats: crawler.stats,
+        ...engineAccess?.vars?.(),
+      }),
+      engineStatus: engineAccess === undefined
+        ? () => [['spider.name', crawler.spider.name]]
+        : () => engineAccess.engineStatus(),
+      liveRefs: liveRefs === undefined ? undefined : () => liveRefs.call(engineAccess),
+    });
+  }
+
+  /** Listens on the first free port of the range and logs `Telnet console listening on <host>:<port>`. Calling it again while listening returns the same address. */
+  start(): Promise<TelnetAddress> {
+    this.#started ??= this.#listen();
+    return this.#started;
+  }
+
+  /** Stops listening and drops every connected client. */
+  async stop(): Promise<void> {
+    const started = this.#started;
+    if (started === undefined) return;
+    this.#started = undefined;
+    await started.catch(() => undefined);
+    const server = this.#server;
+    this.#server = undefined;
+    for (const session of [...this.#sessions]) session.close();
+    this.#sessions.clear();
+    if (server?.listening === true) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /** Scrapy listens on engine_started; a console that cannot listen is logged and the crawl goes on, as there. */
+  async openSpider(): Promise<void> {
+    try {
+      await this.start();
+    } catch (error) {
+      this.#logger.error((error as Error).message);
+    }
+  }
+
+  async closeSpider(): Promise<void> {
+    await this.stop();
+  }
+
+  async #listen(): Promise<TelnetAddress> {
+    const server = createServer((socket) => this.#accept(server, socket));
+    // The console watches a crawl; it must never be what keeps the process alive after it.
+    server.unref();
+    this.#server = server;
+    try {
+      const address = await listenOnRange(server, this.host, this.portRange);
+      this.#logger.info(`Telnet console listening on ${address.address}:${address.port}`);
+      return { host: address.address, port: address.port };
+    } catch (error) {
+      this.#server = undefined;
+      this.#started = undefined;
+      throw error;
+    }
+  }
+
+  #accept(server: Server, socket: Socket): void {
+    if (this.#server !== server) {
+      socket.destroy();
+      return;
+    }
+    socket.unref();
+    socket.setNoDelay(true);
+    const session = new TelnetSession(
+      socket,
+      {
+        authenticate: (username, password) => this.#authenticate(username, password),
+        vars: (output) => ({
+          ...consoleHelpers(output, { engineStatus: this.#engineStatus, liveRefs: this.#liveRefs }),
+          ...this.#context(),
+        }),
+        banner: CONSOLE_BANNER,
+      },
+      (closed) => this.#sessions.delete(closed),
+    );
+    this.#sessions.add(session);
+  }
+
+  // Compared as digests with timingSafeEqual, so the time taken says nothing about the password.
+  #authenticate(username: string, password: string): boolean {
+    const userOk = timingSafeEqual(digest(username), digest(this.username));
+    const passwordOk = timingSafeEqual(digest(password), digest(this.password));
+    return userOk && passwordOk;
+  }
+}

@@ -1,0 +1,70 @@
+import type { DownloaderMiddleware } from '../../core/components.js';
+import { NotConfigured } from '../../core/control-flow.js';
+import type { Crawler } from '../../core/crawler.js';
+import type { Request } from '../../http/request.js';
+import type { Response } from '../../http/response.js';
+import { defaultLogBus, type Logger } from '../../log/index.js';
+import { DEFAULT_SETTINGS } from '../../settings/index.js';
+import type { Spider } from '../../spider/spider.js';
+import type { ComponentOptions } from '../spider/component-options.js';
+import { getMetaRefresh } from './meta-refresh-tag.js';
+import { REDIRECT_LOGGER, buildRedirectRequest, followRedirect, type RedirectPolicy } from './redirect-request.js';
+
+export interface MetaRefreshOptions extends ComponentOptions {
+  /** REDIRECT_MAX_TIMES, shared with RedirectMiddleware. Default 20. */
+  maxRedirectTimes?: number;
+  /** REDIRECT_PRIORITY_ADJUST. Default 2. */
+  priorityAdjust?: number;
+  /** METAREFRESH_MAXDELAY: refreshes this many seconds away or later are not followed. Default 100. */
+  maxDelay?: number;
+  /** METAREFRESH_IGNORE_TAGS: elements whose content is not searched (e.g. ['script', 'noscript']). Default none. */
+  ignoreTags?: readonly string[];
+}
+
+/** How much of the page is searched, as Scrapy: a refresh belongs in the head. */
+const SEARCHED_CHARS = 4096;
+
+/**
+ * Follows `<meta http-equiv="refresh" content="0;url=…">` in HTML responses
+ * (Scrapy's MetaRefreshMiddleware) with a GET, when the delay is below
+ * METAREFRESH_MAXDELAY; counts against REDIRECT_MAX_TIMES like an HTTP
+ * redirect, with reason `meta refresh`. HEAD requests and
+ * `meta.dont_redirect` are left alone. METAREFRESH_ENABLED=false switches it off.
+ */
+export class MetaRefreshMiddleware implements DownloaderMiddleware, RedirectPolicy {
+  readonly maxRedirectTimes: number;
+  readonly priorityAdjust: number;
+  readonly maxDelay: number;
+  readonly ignoreTags: readonly string[];
+  readonly #logger: Logger;
+
+  constructor(options: MetaRefreshOptions = {}) {
+    this.maxRedirectTimes = options.maxRedirectTimes ?? DEFAULT_SETTINGS.REDIRECT_MAX_TIMES;
+    this.priorityAdjust = options.priorityAdjust ?? DEFAULT_SETTINGS.REDIRECT_PRIORITY_ADJUST;
+    this.maxDelay = options.maxDelay ?? DEFAULT_SETTINGS.METAREFRESH_MAXDELAY;
+    this.ignoreTags = [...(options.ignoreTags ?? DEFAULT_SETTINGS.METAREFRESH_IGNORE_TAGS)];
+    this.#logger = (options.logBus ?? defaultLogBus).getLogger(REDIRECT_LOGGER);
+  }
+
+  static fromCrawler(crawler: Crawler): MetaRefreshMiddleware {
+    const { settings } = crawler;
+    if (!settings.getBool('METAREFRESH_ENABLED')) throw new NotConfigured('METAREFRESH_ENABLED is off');
+    return new MetaRefreshMiddleware({
+      maxRedirectTimes: settings.getInt('REDIRECT_MAX_TIMES'),
+      priorityAdjust: settings.getInt('REDIRECT_PRIORITY_ADJUST'),
+      maxDelay: settings.getFloat('METAREFRESH_MAXDELAY'),
+      ignoreTags: settings.getList('METAREFRESH_IGNORE_TAGS').map(String),
+      logBus: crawler.logBus,
+    });
+  }
+
+  processResponse(request: Request, response: Response, spider: Spider): Request | Response {
+    if (request.meta.dont_redirect || request.method === 'HEAD' || response.kind !== 'html') return response;
+    const refresh = getMetaRefresh(response.text.slice(0, SEARCHED_CHARS), response.url, this.ignoreTags);
+    if (refresh === null || !(refresh.interval < this.maxDelay)) return response;
+    // As for Location headers, only http(s) targets are followed (a refresh to javascript: or file: is not).
+    if (!/^https?:/.test(refresh.url)) return response;
+    const redirected = buildRedirectRequest(request, refresh.url, true);
+    return followRedirect(redirected, request, 'meta refresh', this, this.#logger, spider);
+  }
+}

@@ -1,0 +1,94 @@
+import { IgnoreRequest } from '../../core/control-flow.js';
+import type { Request } from '../../http/request.js';
+import type { Logger } from '../../log/index.js';
+import type { Spider } from '../../spider/spider.js';
+import { metaArray, metaNumber } from './meta-values.js';
+
+export const REDIRECT_LOGGER = 'seine.downloadermiddlewares.redirect';
+
+/**
+ * What RedirectMiddleware and MetaRefreshMiddleware share (Scrapy's
+ * BaseRedirectMiddleware): building the request to follow, and the
+ * REDIRECT_MAX_TIMES bookkeeping in meta.
+ */
+export interface RedirectPolicy {
+  /** REDIRECT_MAX_TIMES: redirects one request may follow. */
+  readonly maxRedirectTimes: number;
+  /** REDIRECT_PRIORITY_ADJUST: added to a redirect's priority. */
+  readonly priorityAdjust: number;
+}
+
+function sameOrigin(a: URL, b: URL): boolean {
+  return a.protocol === b.protocol && a.hostname === b.hostname && a.port === b.port;
+}
+
+/**
+ * The request that follows a redirect of `source` to `url` (absolute). With
+ * `useGet` it becomes a GET without body, Content-Type or Content-Length.
+ * Credentials do not follow to another site: `Cookie` is dropped when the
+ * host changes or https falls back to http, `Authorization` when the origin
+ * (scheme, host, port) changes. Scrapy 2.8 dropped only `Cookie`, on any
+ * netloc change; later Scrapy drops both as here. A proxy that
+ * HttpProxyMiddleware took from the environment for the old scheme is
+ * forgotten when the scheme changes, so the new scheme's proxy is used.
+ */
+export function buildRedirectRequest(source: Request, url: string, useGet: boolean): Request {
+  // Request cookies went into the jar with the first request; Scrapy drops them from redirects so they cannot reach another site.
+  const redirected = useGet ? source.replace({ url, method: 'GET', body: '', cookies: {} }) : source.replace({ url, cookies: {} });
+  if (useGet) {
+    redirected.headers.delete('Content-Type');
+    redirected.headers.delete('Content-Length');
+  }
+  const from = new URL(source.url);
+  const to = new URL(redirected.url);
+  if (from.hostname !== to.hostname || (from.protocol !== to.protocol && to.protocol !== 'https:')) {
+    redirected.headers.delete('Cookie');
+  }
+  if (!sameOrigin(from, to)) redirected.headers.delete('Authorization');
+  if ('_scheme_proxy' in redirected.meta && from.protocol !== to.protocol) {
+    delete redirected.meta._scheme_proxy;
+    delete redirected.meta.proxy;
+    delete redirected.meta._auth_proxy;
+    redirected.headers.delete('Proxy-Authorization');
+  }
+  // The wait a retry asked for was spent before this response came; the redirect goes at once.
+  delete redirected.meta.retry_delay_ms;
+  return redirected;
+}
+
+/**
+ * `redirected` with Scrapy's redirect meta (`redirect_times`, `redirect_ttl`,
+ * `redirect_urls`, `redirect_reasons`), `source`'s dontFilter and an adjusted
+ * priority; logs `Redirecting (<reason>) to <GET new> from <GET old>` at
+ * DEBUG. Past REDIRECT_MAX_TIMES (a redirect loop ends there too) it logs
+ * `Discarding <GET old>: max redirections reached` and throws IgnoreRequest.
+ */
+export function followRedirect(
+  redirected: Request,
+  source: Request,
+  reason: number | string,
+  policy: RedirectPolicy,
+  logger: Logger,
+  spider: Spider,
+): Request {
+  if (!('redirect_ttl' in source.meta)) source.meta.redirect_ttl = policy.maxRedirectTimes;
+  const ttl = metaNumber(source.meta, 'redirect_ttl') ?? 0;
+  const redirects = (metaNumber(source.meta, 'redirect_times') ?? 0) + 1;
+  if (ttl && redirects <= policy.maxRedirectTimes) {
+    const followed = redirected.replace({
+      dontFilter: source.dontFilter,
+      priority: source.priority + policy.priorityAdjust,
+      meta: {
+        ...redirected.meta,
+        redirect_times: redirects,
+        redirect_ttl: ttl - 1,
+        redirect_urls: [...metaArray(source.meta, 'redirect_urls'), source.url],
+        redirect_reasons: [...metaArray(source.meta, 'redirect_reasons'), reason],
+      },
+    });
+    logger.debug(`Redirecting (${reason}) to ${followed.toString()} from ${source.toString()}`, { spider });
+    return followed;
+  }
+  logger.debug(`Discarding ${source.toString()}: max redirections reached`, { spider });
+  throw new IgnoreRequest('max redirections reached');
+}

@@ -1,0 +1,110 @@
+import type { DownloaderMiddleware } from '../../core/components.js';
+import { NotConfigured } from '../../core/control-flow.js';
+import type { Crawler } from '../../core/crawler.js';
+import { safeUrl, type Request } from '../../http/request.js';
+import type { Response } from '../../http/response.js';
+import { defaultLogBus, type Logger } from '../../log/index.js';
+import { DEFAULT_SETTINGS } from '../../settings/index.js';
+import type { Spider } from '../../spider/spider.js';
+import type { ComponentOptions } from '../spider/component-options.js';
+import { metaStatuses } from './meta-values.js';
+import { REDIRECT_LOGGER, buildRedirectRequest, followRedirect, type RedirectPolicy } from './redirect-request.js';
+import { spiderAttribute } from './spider-attributes.js';
+
+export interface RedirectOptions extends ComponentOptions {
+  /** REDIRECT_MAX_TIMES. Default 20. */
+  maxRedirectTimes?: number;
+  /** REDIRECT_PRIORITY_ADJUST. Default 2. */
+  priorityAdjust?: number;
+}
+
+const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The Location header as the server meant it. Node reads header bytes as
+ * latin1, so a UTF-8 Location (common, though not allowed) arrives as
+ * mojibake; Scrapy decodes it as UTF-8, and so does this when the bytes are
+ * valid UTF-8.
+ */
+export function decodeLocation(raw: string): string {
+  if (!/[\x80-\xff]/.test(raw) || /[^\x00-\xff]/.test(raw)) return raw;
+  try {
+    return UTF8.decode(Buffer.from(raw, 'latin1'));
+  } catch {
+    return raw;
+  }
+}
+
+/** The absolute URL a Location value points to from `base`, or null when it names no http(s) URL. */
+export function resolveLocation(location: string, base: string): string | null {
+  const raw = decodeLocation(location);
+  let href = safeUrl(raw);
+  // Scheme-relative, with any number of slashes (`///host/path` too), as Scrapy reads it.
+  if (raw.startsWith('//')) href = `${new URL(base).protocol}//${href.replace(/^\/+/, '')}`;
+  let url: URL;
+  try {
+    url = new URL(href, base);
+  } catch {
+    return null;
+  }
+  // Scrapy 2.8 followed any scheme; later Scrapy, like browsers, only http(s): a Location of file:// or data: is not followed.
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+}
+
+/** Which redirects turn the request into a GET without body. */
+function redirectsUsingGet(status: number, method: string): boolean {
+  if (method === 'HEAD') return false;
+  if (status === 302 || status === 303) return true;
+  // Scrapy 2.8 kept POST on a 301; browsers, the Fetch standard and later Scrapy turn it into GET.
+  return status === 301 && method === 'POST';
+}
+
+/**
+ * Follows HTTP redirects (Scrapy's RedirectMiddleware): 301, 302, 303, 307
+ * and 308 with a Location header. 302 and 303 turn any method but HEAD into
+ * a GET without body, 301 turns POST into GET, 307 and 308 keep the method
+ * and body. Relative and scheme-relative Locations are resolved against the
+ * request URL. Responses are passed on untouched when `meta.dont_redirect`
+ * is set, when their status is in the spider's `handleHttpstatusList` or in
+ * `meta.handle_httpstatus_list`, or when `meta.handle_httpstatus_all` is set.
+ */
+export class RedirectMiddleware implements DownloaderMiddleware, RedirectPolicy {
+  readonly maxRedirectTimes: number;
+  readonly priorityAdjust: number;
+  readonly #logger: Logger;
+
+  constructor(options: RedirectOptions = {}) {
+    this.maxRedirectTimes = options.maxRedirectTimes ?? DEFAULT_SETTINGS.REDIRECT_MAX_TIMES;
+    this.priorityAdjust = options.priorityAdjust ?? DEFAULT_SETTINGS.REDIRECT_PRIORITY_ADJUST;
+    this.#logger = (options.logBus ?? defaultLogBus).getLogger(REDIRECT_LOGGER);
+  }
+
+  static fromCrawler(crawler: Crawler): RedirectMiddleware {
+    const { settings } = crawler;
+    if (!settings.getBool('REDIRECT_ENABLED')) throw new NotConfigured('REDIRECT_ENABLED is off');
+    return new RedirectMiddleware({
+      maxRedirectTimes: settings.getInt('REDIRECT_MAX_TIMES'),
+      priorityAdjust: settings.getInt('REDIRECT_PRIORITY_ADJUST'),
+      logBus: crawler.logBus,
+    });
+  }
+
+  processResponse(request: Request, response: Response, spider: Spider): Request | Response {
+    const { meta } = request;
+    if (
+      meta.dont_redirect ||
+      (spiderAttribute(spider, 'handleHttpstatusList') ?? []).includes(response.status) ||
+      metaStatuses(meta, 'handle_httpstatus_list').includes(response.status) ||
+      meta.handle_httpstatus_all
+    ) {
+      return response;
+    }
+    const location = response.headers.get('Location');
+    if (location === null || !REDIRECT_STATUSES.has(response.status)) return response;
+    const target = resolveLocation(location, request.url);
+    if (target === null) return response;
+    const redirected = buildRedirectRequest(request, target, redirectsUsingGet(response.status, request.method));
+    return followRedirect(redirected, request, response.status, this, this.#logger, spider);
+  }
+}

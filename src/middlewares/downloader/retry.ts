@@ -1,0 +1,105 @@
+import type { DownloaderMiddleware } from '../../core/components.js';
+import { NotConfigured } from '../../core/control-flow.js';
+import type { Crawler, StatsCollector } from '../../core/crawler.js';
+import type { Request } from '../../http/request.js';
+import type { Response } from '../../http/response.js';
+import { defaultLogBus, type Logger } from '../../log/index.js';
+import { DEFAULT_SETTINGS } from '../../settings/index.js';
+import type { Spider } from '../../spider/spider.js';
+import { NULL_STATS, type ComponentOptions } from '../spider/component-options.js';
+import { metaNumber } from './meta-values.js';
+import { isRetryableError } from './retryable-errors.js';
+import { RETRY_LOGGER, getRetryRequest } from './retry-request.js';
+import { responseStatusMessage } from './status-message.js';
+
+export interface RetryOptions extends ComponentOptions {
+  /** RETRY_TIMES: retries per request (`meta.max_retry_times` overrides). Default 2. */
+  retryTimes?: number;
+  /** RETRY_HTTP_CODES: response statuses to retry. */
+  retryHttpCodes?: Iterable<number>;
+  /** RETRY_PRIORITY_ADJUST: added to a retry's priority (`meta.priority_adjust` overrides). Default -1. */
+  priorityAdjust?: number;
+  /** RETRY_BACKOFF_BASE (seconds, default 1) and RETRY_BACKOFF_MAX (seconds, default 60). */
+  backoffBase?: number;
+  backoffMax?: number;
+  /** For tests: the jitter source and the clock. */
+  random?: () => number;
+  now?: () => number;
+}
+
+export const DEFAULT_RETRY_BACKOFF_BASE = 1;
+export const DEFAULT_RETRY_BACKOFF_MAX = 60;
+
+/**
+ * Retries requests that failed for reasons that may pass (Scrapy's
+ * RetryMiddleware): responses whose status is in RETRY_HTTP_CODES, and the
+ * download errors of retryable-errors.ts. A request is retried at most
+ * RETRY_TIMES times (`meta.max_retry_times`), never when `meta.dont_retry`
+ * is set. Unlike Scrapy, each retry carries `meta.retry_delay_ms`, an
+ * exponential backoff with jitter or the server's `Retry-After`, which the
+ * scheduler honours. After the last retry a response is passed on as it is
+ * and an error propagates.
+ */
+export class RetryMiddleware implements DownloaderMiddleware {
+  readonly retryTimes: number;
+  readonly retryHttpCodes: ReadonlySet<number>;
+  readonly priorityAdjust: number;
+  readonly backoffBase: number;
+  readonly backoffMax: number;
+  readonly #stats: StatsCollector;
+  readonly #logger: Logger;
+  readonly #random: (() => number) | undefined;
+  readonly #now: (() => number) | undefined;
+
+  constructor(options: RetryOptions = {}) {
+    this.retryTimes = options.retryTimes ?? DEFAULT_SETTINGS.RETRY_TIMES;
+    this.retryHttpCodes = new Set(options.retryHttpCodes ?? DEFAULT_SETTINGS.RETRY_HTTP_CODES);
+    this.priorityAdjust = options.priorityAdjust ?? DEFAULT_SETTINGS.RETRY_PRIORITY_ADJUST;
+    this.backoffBase = options.backoffBase ?? DEFAULT_RETRY_BACKOFF_BASE;
+    this.backoffMax = options.backoffMax ?? DEFAULT_RETRY_BACKOFF_MAX;
+    this.#stats = options.stats ?? NULL_STATS;
+    this.#logger = (options.logBus ?? defaultLogBus).getLogger(RETRY_LOGGER);
+    this.#random = options.random;
+    this.#now = options.now;
+  }
+
+  static fromCrawler(crawler: Crawler): RetryMiddleware {
+    const { settings } = crawler;
+    if (!settings.getBool('RETRY_ENABLED')) throw new NotConfigured('RETRY_ENABLED is off');
+    return new RetryMiddleware({
+      retryTimes: settings.getInt('RETRY_TIMES'),
+      retryHttpCodes: settings.getList('RETRY_HTTP_CODES').map((code) => Number(code)),
+      priorityAdjust: settings.getInt('RETRY_PRIORITY_ADJUST'),
+      backoffBase: settings.getFloat('RETRY_BACKOFF_BASE', DEFAULT_RETRY_BACKOFF_BASE),
+      backoffMax: settings.getFloat('RETRY_BACKOFF_MAX', DEFAULT_RETRY_BACKOFF_MAX),
+      stats: crawler.stats,
+      logBus: crawler.logBus,
+    });
+  }
+
+  processResponse(request: Request, response: Response, spider: Spider): Request | Response {
+    if (request.meta.dont_retry || !this.retryHttpCodes.has(response.status)) return response;
+    return this.#retry(request, responseStatusMessage(response.status), spider, response.headers.get('Retry-After')) ?? response;
+  }
+
+  processException(request: Request, error: Error, spider: Spider): Request | null {
+    if (request.meta.dont_retry || !isRetryableError(error)) return null;
+    return this.#retry(request, error, spider, null);
+  }
+
+  #retry(request: Request, reason: string | Error, spider: Spider, retryAfter: string | null): Request | null {
+    return getRetryRequest(request, {
+      spider,
+      reason,
+      maxRetryTimes: metaNumber(request.meta, 'max_retry_times') ?? this.retryTimes,
+      priorityAdjust: metaNumber(request.meta, 'priority_adjust') ?? this.priorityAdjust,
+      backoffBase: this.backoffBase,
+      backoffMax: this.backoffMax,
+      retryAfter,
+      stats: this.#stats,
+      logger: this.#logger,
+      random: this.#random,
+      now: this.#now,
+    });
+  }
+}

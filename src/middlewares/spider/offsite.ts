@@ -1,0 +1,117 @@
+import { domainToASCII } from 'node:url';
+import type { SpiderMiddleware, SpiderOutput } from '../../core/components.js';
+import type { Crawler, StatsCollector } from '../../core/crawler.js';
+import { isRequest, type Request } from '../../http/request.js';
+import type { Response } from '../../http/response.js';
+import { defaultLogBus, type Logger } from '../../log/index.js';
+import type { Spider } from '../../spider/spider.js';
+import { NULL_STATS, type ComponentOptions } from './component-options.js';
+
+export interface OffsiteOptions extends ComponentOptions {
+  /** Overrides the spider's `allowedDomains` (for pipelines assembled by hand). */
+  allowedDomains?: readonly (string | null | undefined)[];
+}
+
+const URL_ENTRY = /^https?:\/\/.*$/;
+const PORT_ENTRY = /:\d+$/;
+const ALLOW_ALL = /(?:)/;
+
+/**
+ * Drops requests a callback yields for hosts outside the spider's
+ * `allowedDomains` (a domain allows its subdomains too), as Scrapy 2.8's
+ * OffsiteMiddleware: `Filtered offsite request to 'host': <GET url>` at DEBUG
+ * the first time a host is seen, stats `offsite/domains` (hosts) and
+ * `offsite/filtered` (requests). `dontFilter` requests pass. Start requests
+ * do not go through it (Scrapy 2.8 filters only callback output).
+ */
+export class OffsiteMiddleware implements SpiderMiddleware {
+  readonly #stats: StatsCollector;
+  readonly #logger: Logger;
+  readonly #allowedDomains: readonly (string | null | undefined)[] | undefined;
+  #hostRegex: RegExp | undefined;
+  #domainsSeen = new Set<string>();
+
+  constructor(options: OffsiteOptions = {}) {
+    this.#stats = options.stats ?? NULL_STATS;
+    this.#logger = (options.logBus ?? defaultLogBus).getLogger('seine.spidermiddlewares.offsite');
+    this.#allowedDomains = options.allowedDomains;
+  }
+
+  static fromCrawler(crawler: Crawler): OffsiteMiddleware {
+    return new OffsiteMiddleware({ stats: crawler.stats, logBus: crawler.logBus });
+  }
+
+  openSpider(spider: Spider): void {
+    this.#hostRegex = this.#buildHostRegex(spider);
+    this.#domainsSeen = new Set();
+  }
+
+  async *processSpiderOutput(_response: Response, result: AsyncIterable<SpiderOutput>, spider: Spider): AsyncIterable<SpiderOutput> {
+    for await (const output of result) {
+      if (this.#passes(output, spider)) yield output;
+    }
+  }
+
+  /** True when `request` goes to an allowed host (Scrapy's `should_follow`). */
+  shouldFollow(request: Request, spider: Spider): boolean {
+    this.#hostRegex ??= this.#buildHostRegex(spider);
+    return this.#hostRegex.test(hostnameOf(request.url) ?? '');
+  }
+
+  #passes(output: SpiderOutput, spider: Spider): boolean {
+    if (!isRequest(output)) return true;
+    if (output.dontFilter || this.shouldFollow(output, spider)) return true;
+    const domain = hostnameOf(output.url);
+    // Hostless URLs (javascript:, mailto:) are counted but not logged, as in Scrapy.
+    if (domain && !this.#domainsSeen.has(domain)) {
+      this.#domainsSeen.add(domain);
+      this.#logger.debug(`Filtered offsite request to '${domain}': ${output.toString()}`, { spider });
+      this.#stats.inc('offsite/domains');
+    }
+    this.#stats.inc('offsite/filtered');
+    return false;
+  }
+
+  #buildHostRegex(spider: Spider): RegExp {
+    const entries = this.#allowedDomains ?? spider.allowedDomains;
+    if (entries === undefined || entries.length === 0) return ALLOW_ALL;
+    const domains: string[] = [];
+    for (const entry of entries) {
+      if (entry === null || entry === undefined) continue;
+      if (URL_ENTRY.test(entry)) {
+        this.#logger.warning(`allowedDomains accepts only domains, not URLs. Ignoring URL entry ${entry} in allowedDomains.`, { spider });
+      } else if (PORT_ENTRY.test(entry)) {
+        this.#logger.warning(`allowedDomains accepts only domains without ports. Ignoring entry ${entry} in allowedDomains.`, { spider });
+      } else {
+        domains.push(escapeRegExp(asciiDomain(entry)));
+      }
+    }
+    // With every entry rejected this matches no host, so everything is offsite: Scrapy's behaviour too.
+    return new RegExp(`^(.*\\.)?(${domains.join('|')})$`);
+  }
+}
+
+/** The URL's host as Python's `urlparse().hostname` gives it: lower-case, IPv6 without brackets; null when there is none. */
+export function hostnameOf(url: string): string | null {
+  let hostname: string;
+  try {
+    hostname = new URL(url).hostname;
+  } catch {
+    return null;
+  }
+  if (hostname.startsWith('[') && hostname.endsWith(']')) hostname = hostname.slice(1, -1);
+  return hostname === '' ? null : hostname;
+}
+
+// Hosts come out of WHATWG URL parsing lower-cased and punycoded, so entries
+// are brought to the same form; Scrapy compares them as written, which
+// silently filters everything for an entry like 'Example.com'.
+function asciiDomain(domain: string): string {
+  const lower = domain.toLowerCase();
+  if (/^[\x00-\x7f]*$/.test(lower)) return lower;
+  return domainToASCII(lower) || lower;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+}

@@ -1,0 +1,47 @@
+import type { SpiderMiddleware, SpiderOutput } from '../../core/components.js';
+import { NotConfigured } from '../../core/control-flow.js';
+import type { Crawler, StatsCollector } from '../../core/crawler.js';
+import { isRequest } from '../../http/request.js';
+import type { Response } from '../../http/response.js';
+import { defaultLogBus, type Logger } from '../../log/index.js';
+import type { Spider } from '../../spider/spider.js';
+import { NULL_STATS, type ComponentOptions } from './component-options.js';
+
+export interface UrlLengthOptions extends ComponentOptions {
+  /** URLLENGTH_LIMIT: longest URL (in characters) a yielded request may have. Default 2083. */
+  maxLength?: number;
+}
+
+/**
+ * Drops requests whose URL is longer than URLLENGTH_LIMIT, as Scrapy's
+ * UrlLengthMiddleware: `Ignoring link (url length > N): url` at INFO and
+ * `urllength/request_ignored_count`. URLLENGTH_LIMIT = 0 switches it off.
+ */
+export class UrlLengthMiddleware implements SpiderMiddleware {
+  readonly maxLength: number;
+  readonly #stats: StatsCollector;
+  readonly #logger: Logger;
+
+  constructor(options: UrlLengthOptions = {}) {
+    this.maxLength = options.maxLength ?? 2083;
+    this.#stats = options.stats ?? NULL_STATS;
+    this.#logger = (options.logBus ?? defaultLogBus).getLogger('seine.spidermiddlewares.urllength');
+  }
+
+  static fromCrawler(crawler: Crawler): UrlLengthMiddleware {
+    const maxLength = crawler.settings.getInt('URLLENGTH_LIMIT');
+    if (!maxLength) throw new NotConfigured('URLLENGTH_LIMIT is 0');
+    return new UrlLengthMiddleware({ maxLength, stats: crawler.stats, logBus: crawler.logBus });
+  }
+
+  async *processSpiderOutput(_response: Response, result: AsyncIterable<SpiderOutput>, spider: Spider): AsyncIterable<SpiderOutput> {
+    for await (const output of result) {
+      if (isRequest(output) && output.url.length > this.maxLength) {
+        this.#logger.info(`Ignoring link (url length > ${this.maxLength}): ${output.url}`, { spider });
+        this.#stats.inc('urllength/request_ignored_count');
+        continue;
+      }
+      yield output;
+    }
+  }
+}

@@ -1,0 +1,35 @@
+import type { Request } from '../http/request.js';
+
+/** Decides whether a request was seen before (Scrapy's DUPEFILTER_CLASS contract). */
+export interface DupeFilter {
+  /** True when an equivalent request was seen before; records `request` as seen otherwise. */
+  seen(request: Request): boolean;
+  /** Releases what the filter holds (a file, a connection) when the crawl closes. */
+  close?(reason: string): void | Promise<void>;
+}
+
+/** A request's fingerprint: equal strings mean "the same request" (Scrapy's request fingerprint). */
+export type Fingerprint = (request: Request) => string;
+
+/**
+ * Scrapy's RFPDupeFilter in memory: a set of fingerprints. The fingerprint
+ * function is given, so the filter does not depend on how fingerprints are
+ * computed (src/http/fingerprint.ts, or a user's own).
+ */
+export class FingerprintDupeFilter implements DupeFilter {
+  readonly #fingerprints = new Set<string>();
+
+  constructor(readonly fingerprint: Fingerprint) {}
+
+  seen(request: Request): boolean {
+    const before = this.#fingerprints.size;
+    // One hash lookup instead of has() + add(): most candidate links of a crawl are duplicates.
+    this.#fingerprints.add(this.fingerprint(request));
+    return this.#fingerprints.size === before;
+  }
+
+  /** How many distinct requests were seen. */
+  get size(): number {
+    return this.#fingerprints.size;
+  }
+}
