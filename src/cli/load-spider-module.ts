@@ -25,14 +25,20 @@ async function installHooks(): Promise<void> {
   hooksInstalled = true;
   // The index next to this module: dist/index.js when running built, src/index.ts under tsx (tests).
   const map = { seine: new URL('../index' + extname(fileURLToPath(import.meta.url)), import.meta.url).href };
+  // Registered after tsx, so it runs first: 'seine' maps to the running copy, and a user's .ts
+  // file is always an ES module, also where no package.json says "type": "module".
   const hook = `const MAP = ${JSON.stringify(map)};
 export async function resolve(specifier, context, next) {
-  if (Object.hasOwn(MAP, specifier)) return { url: MAP[specifier], shortCircuit: true };
-  return next(specifier, context);
+  if (Object.hasOwn(MAP, specifier)) return { url: MAP[specifier], format: 'module', shortCircuit: true };
+  const resolved = await next(specifier, context);
+  if (/\\.m?ts$/.test(resolved.url) && resolved.url.startsWith('file:') && !resolved.url.includes('/node_modules/')) {
+    return { ...resolved, format: 'module' };
+  }
+  return resolved;
 }`;
-  register('data:text/javascript,' + encodeURIComponent(hook));
   const { register: registerTsx } = await import('tsx/esm/api');
   registerTsx();
+  register('data:text/javascript,' + encodeURIComponent(hook));
 }
 
 /** Imports a spider file and returns the spider classes it exports, in export order. */

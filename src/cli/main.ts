@@ -162,7 +162,23 @@ function safeDebugLogging(settings: Settings): boolean {
 }
 
 /** Runs `seine <argv>` and resolves to the exit status. */
-export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<number> {
+/** `-o -` means standard output, as in Scrapy; yargs would read the lone `-` as a missing value. */
+function joinStdoutFeeds(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if ((arg === '-o' || arg === '-O') && argv[i + 1] === '-') {
+      out.push(`${arg}=-`);
+      i++;
+    } else {
+      out.push(arg);
+    }
+  }
+  return out;
+}
+
+export async function runCli(rawArgv: readonly string[], io: CliIo = {}): Promise<number> {
+  const argv = joinStdoutFeeds(rawArgv);
   const stdout = io.stdout ?? process.stdout;
   const stderr = io.stderr ?? process.stderr;
   const logBus = io.logBus ?? defaultLogBus;

@@ -1,6 +1,7 @@
 import { Subject, lastValueFrom, type Observable } from 'rxjs';
 import { Settings } from '../settings/index.js';
-import { LogBus } from '../log/index.js';
+import { LogBus, type LogLevel } from '../log/index.js';
+import { countLogEvents } from '../stats/index.js';
 import type { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
 import type { Spider, SpiderClass } from '../spider/spider.js';
@@ -61,6 +62,7 @@ export class CrawlerImpl implements Crawler {
     settings.freeze();
     this.settings = settings;
     this.stats = this.#parts.createStats(this);
+    countLogEvents(this.logBus.events$, this.stats, settings.get('LOG_LEVEL') as LogLevel);
     this.spider = this.#parts.createSpider(spiderClass, options.args ?? {});
     this.spider.crawler = this;
     this.#events.subscribe((event) => {
@@ -140,9 +142,12 @@ export class CrawlerImpl implements Crawler {
     );
     this.#state = state;
     const components = [...this.#extensions, ...downloaderMws, ...spiderMws, ...pipelines];
+    // Scrapy's order: the engine says `Spider opened`, then extensions react (LogStats's first
+    // line), then the telnet console, which opens last, says where it listens.
+    this.logBus.getLogger('seine.core.engine').info('Spider opened');
     this.emit({ type: 'engine_started' });
-    for (const c of components) await c.openSpider?.(this.spider);
     this.emit({ type: 'spider_opened', spider: this.spider });
+    for (const c of components) await c.openSpider?.(this.spider);
 
     let flow = engineFlow(state, this.#parts.startOf(this.spider, spiderMws), s.getInt('CONCURRENT_ITEMS'));
     for (const feed of this.options.feeds ?? []) flow = flow.pipe(feedSink({ ...feed, serialize: (scraped) => JSON.stringify((scraped as { item: unknown }).item) }));
@@ -151,8 +156,9 @@ export class CrawlerImpl implements Crawler {
     const reason = state.closeReason ?? 'finished';
     this.logBus.getLogger('seine.core.engine').info(`Closing spider (${reason})`);
     for (const c of components) await c.closeSpider?.(this.spider, reason);
-    this.emit({ type: 'spider_closed', reason });
-    this.#parts.finishStats(this, reason);
+    this.emit({ type: 'spider_closed', reason }); // stats record finish_time and finish_reason
+    this.#parts.finishStats(this, reason); // the stats dump
+    this.logBus.getLogger('seine.core.engine').info(`Spider closed (${reason})`);
     this.emit({ type: 'engine_stopped' });
     this.#events.complete();
     return reason;

@@ -23,12 +23,11 @@ function referer(headers: { get(name: string): string | null }): string {
 /**
  * The log line an event produces, Scrapy's LogFormatter in seine's words
  * (a pure function of the event, STYLE.md §9), or null for events that are
- * not logged.
+ * not logged. `Spider opened` and `Spider closed` are written by the crawler
+ * itself, because Scrapy places them around other components' lines.
  */
 export function logLineFor(event: CrawlEvent): LogLine | null {
   switch (event.type) {
-    case 'spider_opened':
-      return { logger: 'seine.core.engine', level: 'INFO', message: 'Spider opened' };
     case 'response_received': {
       const { request, response } = event;
       const flags = response.flags.length > 0 ? ` [${response.flags.join(', ')}]` : '';
@@ -60,8 +59,6 @@ export function logLineFor(event: CrawlEvent): LogLine | null {
       const where = event.response === null ? '' : ` ${event.response.request?.toString() ?? event.response.toString()} (referer: ${event.response.request === null ? 'None' : referer(event.response.request.headers)})`;
       return { logger: 'seine.core.scraper', level: 'ERROR', message: `Spider error processing${where}\n${event.error.stack ?? event.error.message}` };
     }
-    case 'spider_closed':
-      return { logger: 'seine.core.engine', level: 'INFO', message: `Spider closed (${event.reason})` };
     default:
       return null;
   }
