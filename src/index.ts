@@ -20,3 +20,8 @@ export type { CrawlEvent, CrawlEventType } from './core/events.js';
 export type { Crawler, StatsCollector } from './core/crawler.js';
 export type { DownloaderMiddleware, SpiderMiddleware, ItemPipeline, Extension, SpiderOutput } from './core/components.js';
 export { IgnoreRequest, DropItem, CloseSpider, NotConfigured } from './core/control-flow.js';
+export { createSpider, type SpiderArgs } from './spider/create-spider.js';
+export { fingerprint, type FingerprintOptions } from './http/fingerprint.js';
+export type { FollowTarget, FollowAllQuery } from './http/response.js';
+export { HttpError, isHttpError } from './middlewares/spider/http-error.js';
+export { getRetryRequest } from './middlewares/downloader/retry-request.js';

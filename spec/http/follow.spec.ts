@@ -176,6 +176,9 @@ describe('followAll', () => {
   it('asks for exactly one of urls, css and xpath', () => {
     expect(() => response.followAll({ css: 'a', xpath: '//a' } as never)).toThrow(new TypeError('Please supply exactly one of the following arguments: urls, css, xpath'));
     expect(() => response.followAll(42 as never)).toThrow('followAll() needs an iterable of links, or { css } or { xpath }, got 42');
+    expect(() => response.followAll(response.css('a')[0] as never)).toThrow(
+      "followAll() needs an iterable of links, or { css } or { xpath }, got <Selector query='descendant-or-self::a' data='<a href=\"page-2.html\" class=\"next\">ne...'>",
+    );
   });
 
   it('gives an empty list when nothing matches', () => {

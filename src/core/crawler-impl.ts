@@ -16,6 +16,17 @@ import { buildComponents, orderedComponents, type ComponentOrderMap } from './co
 import { feedSink } from '../operators/feed-sink.js';
 import { CRAWL_DEFAULTS, type CrawlDefaults } from './crawl-defaults.js';
 
+/**
+ * A component list as the user gave it. `settings.get` reads a dict setting
+ * as a plain object, which turns a Map's class keys into their source text
+ * (UnknownComponentError for `new Map([[MyPipeline, 300]])`); a Map is kept
+ * as it is, anything else (an object, JSON from `-s`) is read as a dict.
+ */
+function componentMap(settings: Settings, name: 'DOWNLOADER_MIDDLEWARES' | 'SPIDER_MIDDLEWARES' | 'ITEM_PIPELINES' | 'EXTENSIONS'): ComponentOrderMap {
+  const raw = settings.getRaw(name);
+  return raw instanceof Map ? (raw as ComponentOrderMap) : (settings.get(name) as ComponentOrderMap);
+}
+
 export interface CrawlerOptions {
   /** Spider arguments (`-a name=value`): strings, assigned after construction. */
   args?: Record<string, string>;
@@ -109,19 +120,19 @@ export class CrawlerImpl implements Crawler {
     const s = this.settings;
     const registry = this.#parts;
     const downloaderMws = buildComponents<DownloaderMiddleware>(
-      orderedComponents('DOWNLOADER_MIDDLEWARES', s.get('DOWNLOADER_MIDDLEWARES_BASE') as ComponentOrderMap, s.get('DOWNLOADER_MIDDLEWARES') as ComponentOrderMap, registry.downloaderMiddlewares),
+      orderedComponents('DOWNLOADER_MIDDLEWARES', s.get('DOWNLOADER_MIDDLEWARES_BASE') as ComponentOrderMap, componentMap(s, 'DOWNLOADER_MIDDLEWARES'), registry.downloaderMiddlewares),
       this,
     );
     const spiderMws = buildComponents<SpiderMiddleware>(
-      orderedComponents('SPIDER_MIDDLEWARES', s.get('SPIDER_MIDDLEWARES_BASE') as ComponentOrderMap, s.get('SPIDER_MIDDLEWARES') as ComponentOrderMap, registry.spiderMiddlewares),
+      orderedComponents('SPIDER_MIDDLEWARES', s.get('SPIDER_MIDDLEWARES_BASE') as ComponentOrderMap, componentMap(s, 'SPIDER_MIDDLEWARES'), registry.spiderMiddlewares),
       this,
     );
     const pipelines = buildComponents<ItemPipeline>(
-      orderedComponents('ITEM_PIPELINES', s.get('ITEM_PIPELINES_BASE') as ComponentOrderMap, s.get('ITEM_PIPELINES') as ComponentOrderMap, registry.pipelines),
+      orderedComponents('ITEM_PIPELINES', s.get('ITEM_PIPELINES_BASE') as ComponentOrderMap, componentMap(s, 'ITEM_PIPELINES'), registry.pipelines),
       this,
     );
     this.#extensions = buildComponents<Extension>(
-      orderedComponents('EXTENSIONS', s.get('EXTENSIONS_BASE') as ComponentOrderMap, s.get('EXTENSIONS') as ComponentOrderMap, registry.extensions),
+      orderedComponents('EXTENSIONS', s.get('EXTENSIONS_BASE') as ComponentOrderMap, componentMap(s, 'EXTENSIONS'), registry.extensions),
       this,
     );
     const fetch = registry.createFetch(this);

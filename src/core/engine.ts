@@ -63,6 +63,10 @@ async function consumeStart(state: EngineState, start: AsyncIterable<SpiderOutpu
       if (state.closeReason !== null) break;
       if (isRequest(output)) state.schedule(output);
       else pushItem(output);
+      // The scheduler starts queued requests on the next turn of the event
+      // loop (src/operators/schedule.ts); without this wait `active` would
+      // not have grown yet and the whole start would be drained at once.
+      if (state.scheduler.hasPending()) await new Promise<void>((resolve) => setImmediate(resolve));
       while (state.active >= state.maxActive && state.scheduler.hasPending() && state.closeReason === null) {
         await firstValueFrom(state.wake$);
       }

@@ -57,6 +57,8 @@ export interface RequestOptions {
 }
 
 const REQUEST_BRAND = Symbol.for('seine.Request');
+// Shared by every body-less request (most of them): a zero-length Buffer cannot be changed.
+const EMPTY = Buffer.alloc(0);
 
 /** True for a seine Request, also one made by another loaded copy of seine. */
 export function isRequest(value: unknown): value is Request {
@@ -186,5 +188,3 @@ export class Request {
   }
 }
 Object.defineProperty(Request.prototype, REQUEST_BRAND, { value: true });
-
-const EMPTY = Buffer.alloc(0);

@@ -39,7 +39,9 @@ function optionsOf(callbackOrOptions: Callback | FollowOptions | null | undefine
 }
 
 function isQuery(value: unknown): value is FollowAllQuery {
-  return typeof value === 'object' && value !== null && !(Symbol.iterator in value) && ('css' in value || 'xpath' in value);
+  if (typeof value !== 'object' || value === null || Symbol.iterator in value) return false;
+  const { css, xpath } = value as { css?: unknown; xpath?: unknown };
+  return typeof css === 'string' || typeof xpath === 'string';
 }
 
 /**

@@ -20,6 +20,17 @@ export function schedule(state: EngineState): OperatorFunction<Request, Request>
           subscriber.next(next);
         }
       };
+      // Requests a callback yields in one go are all queued before the
+      // scheduler picks the next one (Scrapy's engine loop runs on the next
+      // reactor turn): picking at once would start the first yielded request
+      // whatever its priority, and depth-first order would start breadth-first.
+      let soon: ReturnType<typeof setImmediate> | null = null;
+      const pumpSoon = (): void => {
+        soon ??= setImmediate(() => {
+          soon = null;
+          pump();
+        });
+      };
       const input = source.subscribe({
         next: (request) => {
           if (state.closeReason !== null || !state.scheduler.enqueue(request)) {
@@ -27,7 +38,7 @@ export function schedule(state: EngineState): OperatorFunction<Request, Request>
             return;
           }
           state.emit({ type: 'request_scheduled', request });
-          pump();
+          pumpSoon();
         },
         error: (error: unknown) => subscriber.error(error),
       });
@@ -35,6 +46,7 @@ export function schedule(state: EngineState): OperatorFunction<Request, Request>
       return () => {
         input.unsubscribe();
         wake.unsubscribe();
+        if (soon !== null) clearImmediate(soon);
       };
     });
 }
