@@ -72,9 +72,10 @@ function jsonLines(text: string): unknown[] {
   return text.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as unknown);
 }
 
+/** The stats dump: the lines after `Dumping seine stats:` up to the next log line, with a newline after each. */
 function statsDump(stderr: string): string {
-  const start = stderr.indexOf('Dumping seine stats:\n');
-  return stderr.slice(start, stderr.indexOf('\n}', start) + 2);
+  const dump = /Dumping seine stats:\n([\s\S]*?\n)\d{4}-\d\d-\d\d /.exec(stderr);
+  return dump === null ? '' : dump[1]!.replace(/}\n$/, ',\n');
 }
 
 const QUIET = ['-s', 'TELNETCONSOLE_ENABLED=false'];
@@ -218,7 +219,7 @@ describe('seine runspider: files that cannot be run', () => {
   it('a file that does not compile: the compiler\'s message on one line', async () => {
     const file = spiderFile('broken.ts', BROKEN_FILE);
     expect(await refused(file)).toBe(
-      `seine: Could not load broken.ts: Transform failed with 1 error: ${join(dir, 'broken.ts')}:5:0: ERROR: Expected "}" but found end of file`,
+      `seine: Could not load broken.ts: Transform failed with 1 error: ${join(dir, 'broken.ts')}:5:0: ERROR: Expected identifier but found end of file`,
     );
   }, TIMEOUT);
 

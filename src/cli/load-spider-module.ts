@@ -24,7 +24,11 @@ async function installHooks(): Promise<void> {
   if (hooksInstalled) return;
   hooksInstalled = true;
   // The index next to this module: dist/index.js when running built, src/index.ts under tsx (tests).
-  const map = { seine: new URL('../index' + extname(fileURLToPath(import.meta.url)), import.meta.url).href };
+  const ext = extname(fileURLToPath(import.meta.url));
+  const map = {
+    seine: new URL('../index' + ext, import.meta.url).href,
+    'seine/operators': new URL('../operators/index' + ext, import.meta.url).href,
+  };
   // Registered after tsx, so it runs first: 'seine' maps to the running copy, and a user's .ts
   // file is always an ES module, also where no package.json says "type": "module".
   const hook = `const MAP = ${JSON.stringify(map)};

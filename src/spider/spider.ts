@@ -54,8 +54,12 @@ export class Spider {
     for (const url of this.startUrls) yield new Request(url, { dontFilter: true });
   }
 
-  /** The default callback; a spider that yields requests without a callback must define it. */
-  parse(response: Response): CallbackResult {
+  /**
+   * The default callback; a spider that yields requests without a callback
+   * must define it. `kwargs` is the request's `cbKwargs`.
+   */
+  parse(response: Response, kwargs?: Record<string, unknown>): CallbackResult {
+    void kwargs;
     throw new SpiderDefinitionError(
       `${spiderClassName(this.constructor)}.parse callback is not defined: add a parse(response) method, or give the Request for ${response.url} a callback`,
     );
