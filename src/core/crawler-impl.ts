@@ -86,6 +86,33 @@ export class CrawlerImpl implements Crawler {
     this.#events.next(event);
   }
 
+  /** What the telnet console shows: the engine's state and Scrapy's `est()` rows in seine's terms. */
+  get engineAccess(): { engine: object; engineStatus(): ReadonlyArray<readonly [string, string | number | boolean]> } {
+    const state = (): EngineState | null => this.#state;
+    const started = Date.now();
+    return {
+      get engine() {
+        return state() ?? {};
+      },
+      engineStatus: () => {
+        const s = state();
+        if (s === null) return [['engine.running', false]];
+        return [
+          ['time()-engine.startTime', (Date.now() - started) / 1000],
+          ['engine.paused', s.paused],
+          ['engine.closeReason', s.closeReason ?? 'None'],
+          ['len(engine.downloading)', s.downloading.size],
+          ['engine.active', s.active],
+          ['engine.pending', s.pending],
+          ['engine.scheduler.hasPending()', s.scheduler.hasPending()],
+          ['engine.startDone', s.startDone],
+          ['engine.spider.name', this.spider.name],
+          ['engine.isIdle()', s.isIdle()],
+        ];
+      },
+    };
+  }
+
   /**
    * Downloads a request outside the scheduler, through the downloader
    * middlewares (Scrapy's engine.download): robots.txt uses it. Its
@@ -167,6 +194,7 @@ export class CrawlerImpl implements Crawler {
     const reason = state.closeReason ?? 'finished';
     this.logBus.getLogger('seine.core.engine').info(`Closing spider (${reason})`);
     for (const c of components) await c.closeSpider?.(this.spider, reason);
+    await (this.spider as { closed?: (reason: string) => unknown }).closed?.(reason); // Scrapy's Spider.closed(reason)
     this.emit({ type: 'spider_closed', reason }); // stats record finish_time and finish_reason
     this.#parts.finishStats(this, reason); // the stats dump
     this.logBus.getLogger('seine.core.engine').info(`Spider closed (${reason})`);

@@ -103,6 +103,8 @@ export class TelnetConsole implements Extension {
   static fromCrawler(crawler: Crawler, engineAccess?: TelnetEngineAccess): TelnetConsole {
     const settings = crawler.settings;
     if (!settings.getBool('TELNETCONSOLE_ENABLED')) throw new NotConfigured('TELNETCONSOLE_ENABLED is false');
+    // The engine's crawler offers its state as `engineAccess` (built-ins are made with fromCrawler(crawler) only).
+    engineAccess ??= (crawler as Crawler & { engineAccess?: TelnetEngineAccess }).engineAccess;
     const liveRefs = engineAccess?.liveRefs;
     return new TelnetConsole({
       host: settings.get('TELNETCONSOLE_HOST'),

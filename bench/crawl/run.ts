@@ -1,0 +1,203 @@
+/**
+ * `npm run bench:crawl`: seine and Scrapy 2.8 crawl the same synthetic local
+ * site with the same settings, one after the other, each in a process of its
+ * own; prints pages/s, CPU ms per page and peak RSS, and the ratios against
+ * issue 3's targets. See docs/performance.md ("Crawl benchmark").
+ *
+ * The site runs in a third process: on the 2-core machines the crawler
+ * being measured has one core and the site the other.
+ */
+
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { runCrawler, type CrawlerCommand } from './crawler-run.js';
+import { formatSummary, loadProfile, summarizeProfile } from './profile-summary.js';
+import { ratioLines, table, toRow, warnings, type CrawlerResult } from './report.js';
+import { DEFAULT_PAGES, ENTRIES_PER_PAGE } from './site-page.js';
+import type { SiteHits } from './site-server.js';
+
+const HERE = fileURLToPath(new URL('.', import.meta.url));
+const ROOT = resolve(HERE, '../..');
+
+const HELP = `Usage: npm run bench:crawl -- [options]
+
+  --pages N     pages of the synthetic site (default ${DEFAULT_PAGES})
+  --no-scrapy   run seine only
+  --profile     afterwards, crawl once more with seine under node --cpu-prof and summarize the profile
+  --keep        keep the work folder (feeds, logs, profile) and print where it is
+  --help        this text
+
+Scrapy runs with /usr/bin/python3 (Debian's python3-scrapy), or $SEINE_BENCH_PYTHON.
+`;
+
+/** The settings both crawlers get on their command line (issue 3, item 8). */
+export const BENCH_SETTINGS: Readonly<Record<string, string>> = {
+  CONCURRENT_REQUESTS: '16',
+  CONCURRENT_REQUESTS_PER_DOMAIN: '16',
+  DOWNLOAD_DELAY: '0',
+  ROBOTSTXT_OBEY: 'true',
+  LOG_LEVEL: 'INFO',
+  TELNETCONSOLE_ENABLED: 'false',
+};
+
+/** A crawl of 2,000 pages takes seconds; this only stops a crawler that hangs. */
+const CRAWL_TIMEOUT_MS = 20 * 60_000;
+
+function settingArgs(): string[] {
+  return Object.entries(BENCH_SETTINGS).flatMap(([name, value]) => ['-s', `${name}=${value}`]);
+}
+
+function options() {
+  const { values } = parseArgs({
+    options: {
+      pages: { type: 'string' },
+      'no-scrapy': { type: 'boolean', default: false },
+      profile: { type: 'boolean', default: false },
+      keep: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  const pages = values.pages === undefined ? DEFAULT_PAGES : Number(values.pages);
+  if (!Number.isInteger(pages) || pages < 2) throw new Error(`--pages ${JSON.stringify(values.pages)} is not a whole number ≥ 2; e.g. --pages ${DEFAULT_PAGES}`);
+  return { pages, scrapy: !values['no-scrapy'], profile: values.profile, keep: values.keep, help: values.help };
+}
+
+function newestMtime(dir: string, suffix: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile() && entry.name.endsWith(suffix)) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return newest;
+}
+
+/** seine runs as users run it, from its build: say so when the build is missing or older than src/. */
+function checkBuild(): string | null {
+  const dist = join(ROOT, 'dist');
+  try {
+    statSync(join(dist, 'cli', 'main.js'));
+  } catch {
+    throw new Error(`seine is not built (${join(dist, 'cli', 'main.js')} is missing): run 'npm run build' first`);
+  }
+  return newestMtime(join(ROOT, 'src'), '.ts') > newestMtime(dist, '.js') ? "note: src/ has changes newer than dist/: run 'npm run build' to measure them" : null;
+}
+
+function scrapyPython(): { python: string; version: string } | { python: string; problem: string } {
+  const python = process.env.SEINE_BENCH_PYTHON ?? '/usr/bin/python3';
+  const probe = spawnSync(python, ['-c', 'import scrapy; print(scrapy.__version__)'], { encoding: 'utf8' });
+  if (probe.status === 0) return { python, version: probe.stdout.trim() };
+  return { python, problem: `'${python} -c "import scrapy"' failed (${(probe.stderr || probe.error?.message || '').trim().split('\n').at(-1)}): install Debian's python3-scrapy, or set SEINE_BENCH_PYTHON` };
+}
+
+async function startSite(pages: number): Promise<{ url: string; process: ChildProcess }> {
+  // stdin stays open: the site stops when it closes, so it never outlives this process.
+  const child = spawn(process.execPath, ['--import', 'tsx', join(HERE, 'site-server.ts'), String(pages)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    let out = '';
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      const nl = out.indexOf('\n');
+      if (nl >= 0) resolveUrl((JSON.parse(out.slice(0, nl)) as { url: string }).url);
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`the benchmark site exited with status ${code} before it listened`)));
+  });
+  return { url, process: child };
+}
+
+async function siteHits(url: string): Promise<SiteHits> {
+  const response = await fetch(`${url}/__hits`);
+  return (await response.json()) as SiteHits;
+}
+
+function loadNote(): string | null {
+  const [oneMinute] = loadavg();
+  // The site idles between runs, so anything above ~0.5 is someone else's work sharing the 2 cores.
+  return oneMinute! > 0.5 ? `note: load average ${oneMinute!.toFixed(2)} before this run: other processes share the CPU, so the figures may be low` : null;
+}
+
+async function measure(command: CrawlerCommand, site: string): Promise<CrawlerResult> {
+  const note = loadNote();
+  if (note !== null) console.log(`${command.crawler}: ${note}`);
+  process.stdout.write(`${command.crawler}: crawling… `);
+  const measurement = await runCrawler(command, CRAWL_TIMEOUT_MS);
+  const hits = await siteHits(site);
+  console.log(`${measurement.wallSeconds.toFixed(1)} s`);
+  return { measurement, hits };
+}
+
+function seineCommand(work: string, site: string, nodeFlags: string[] = []): CrawlerCommand {
+  const feed = join(work, 'seine.jsonl');
+  return {
+    crawler: 'seine',
+    command: process.execPath,
+    args: [...nodeFlags, join(ROOT, 'bin', 'seine.js'), 'runspider', join(HERE, 'seine-spider.ts'), '-a', `site=${site}`, '-O', feed, ...settingArgs()],
+    cwd: work,
+    feed,
+    log: join(work, 'seine.log'),
+  };
+}
+
+function scrapyCommand(work: string, site: string, python: string): CrawlerCommand {
+  const feed = join(work, 'scrapy.jl');
+  return {
+    crawler: 'Scrapy',
+    command: python,
+    args: ['-m', 'scrapy', 'runspider', join(HERE, 'scrapy_spider.py'), '-a', `site=${site}`, '-O', feed, ...settingArgs()],
+    cwd: work,
+    feed,
+    log: join(work, 'scrapy.log'),
+  };
+}
+
+async function main(): Promise<number> {
+  const opts = options();
+  if (opts.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const buildNote = checkBuild();
+  const scrapy = opts.scrapy ? scrapyPython() : null;
+  const work = mkdtempSync(join(tmpdir(), 'seine-bench-crawl-'));
+  const site = await startSite(opts.pages);
+  try {
+    console.log(`seine crawl benchmark — node ${process.versions.node}, ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'CPU'}`);
+    console.log(`site: ${opts.pages.toLocaleString('en-US')} pages at ${site.url} (~12.7 KB, ${ENTRIES_PER_PAGE} entries, ~75 links each); settings: ${Object.entries(BENCH_SETTINGS).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+    if (scrapy !== null) console.log('version' in scrapy ? `Scrapy ${scrapy.version} (${scrapy.python})` : `Scrapy skipped: ${scrapy.problem}`);
+    if (buildNote !== null) console.log(buildNote);
+    const results: CrawlerResult[] = [await measure(seineCommand(work, site.url), site.url)];
+    if (scrapy !== null && 'version' in scrapy) results.push(await measure(scrapyCommand(work, site.url, scrapy.python), site.url));
+    const rows = results.map(toRow);
+    console.log('');
+    console.log(table(rows));
+    console.log('');
+    for (const line of warnings(results, opts.pages, ENTRIES_PER_PAGE)) console.log(line);
+    for (const line of ratioLines(rows[0]!, rows[1] ?? null)) console.log(line);
+    if (results.some((r) => r.measurement.source === 'proc')) console.log('note: /usr/bin/time is missing; CPU and RSS were sampled from /proc every 50 ms');
+    if (opts.profile) {
+      const dir = join(work, 'profile');
+      const profiled = await measure({ ...seineCommand(work, site.url, ['--cpu-prof', `--cpu-prof-dir=${dir}`]), crawler: 'seine (profiled)' }, site.url);
+      const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+      console.log('');
+      console.log(file === undefined ? `no profile was written to ${dir}` : formatSummary(summarizeProfile(loadProfile(join(dir, file))), profiled.hits.pages));
+    }
+    if (opts.keep) console.log(`\nfeeds, logs and profiles: ${work}`);
+    return results.every((r) => r.measurement.exitCode === 0) ? 0 : 1;
+  } finally {
+    site.process.kill('SIGTERM');
+    if (!opts.keep) rmSync(work, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  main().then(
+    (code) => (process.exitCode = code),
+    (error: unknown) => {
+      console.error(`bench:crawl: ${error instanceof Error ? error.message : String(error)}`);
+      process.exitCode = 1;
+    },
+  );
+}

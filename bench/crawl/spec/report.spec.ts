@@ -1,0 +1,53 @@
+import { describe, expect, it } from '@jest/globals';
+import { parseGnuTime, parseStatsDump, type CrawlerMeasurement } from '../crawler-run.js';
+import { ratioLines, table, toRow, warnings, type CrawlerResult } from '../report.js';
+
+function result(crawler: string, wallSeconds: number, cpuSeconds: number, rssMb: number, pages = 2000, items = 20000): CrawlerResult {
+  const measurement: CrawlerMeasurement = { crawler, exitCode: 0, wallSeconds, cpuSeconds, peakRssBytes: rssMb * 1024 * 1024, source: 'rusage', feedItems: items, stats: {} };
+  return { measurement, hits: { pages, distinctPages: pages, robots: 1, notFound: 0 } };
+}
+
+describe('the crawl benchmark report', () => {
+  it('reads the numbers of a Scrapy-style stats dump', () => {
+    const log = "INFO: Dumping seine stats:\n{'downloader/request_count': 2001,\n 'elapsed_time_seconds': 7.998,\n 'finish_reason': 'finished',\n 'item_scraped_count': 20000}\n";
+    expect(parseStatsDump(log)).toEqual({ 'downloader/request_count': 2001, elapsed_time_seconds: 7.998, item_scraped_count: 20000 });
+  });
+
+  it('reads GNU time’s %e %U %S %M line', () => {
+    expect(parseGnuTime('8.73 6.97 0.61 216212\n')).toEqual({ cpuSeconds: 7.58, peakRssBytes: 216212 * 1024 });
+    expect(parseGnuTime('Command exited with non-zero status 1\n')).toBeNull();
+  });
+
+  it('prints pages/s, CPU ms per page and peak RSS per crawler', () => {
+    expect(table([toRow(result('seine', 8, 7.6, 216)), toRow(result('Scrapy', 40, 25, 87.5))])).toBe(
+      [
+        'crawler  pages   items  seconds  pages/s  CPU ms/page  peak RSS MB',
+        '-------  -----  ------  -------  -------  -----------  -----------',
+        'seine    2,000  20,000     8.00    250.0         3.80        216.0',
+        'Scrapy   2,000  20,000    40.00     50.0        12.50         87.5',
+      ].join('\n'),
+    );
+  });
+
+  it('judges the targets: ≥ 3× Scrapy’s pages/s, peak RSS ≤ 120 MB', () => {
+    expect(ratioLines(toRow(result('seine', 8, 7.6, 216)), toRow(result('Scrapy', 40, 25, 87.5)))).toEqual([
+      'seine/Scrapy pages/s:      5.00×   target ≥ 3×       PASS',
+      'seine/Scrapy CPU ms/page:  0.30×   (for the record)',
+      'seine/Scrapy peak RSS:     2.47×   (for the record)',
+      'seine peak RSS:            216.0 MB   target ≤ 120 MB   BELOW',
+    ]);
+    expect(ratioLines(toRow(result('seine', 20, 7.6, 100)), null)).toEqual([
+      'seine/Scrapy pages/s:      not measured (Scrapy was not run)   target ≥ 3×',
+      'seine peak RSS:            100.0 MB   target ≤ 120 MB   PASS',
+    ]);
+  });
+
+  it('warns when the crawlers did not crawl and scrape the same', () => {
+    expect(warnings([result('seine', 8, 7, 200), result('Scrapy', 40, 25, 90)], 2000, 10)).toEqual([]);
+    expect(warnings([result('seine', 8, 7, 200, 1990, 19900), result('Scrapy', 40, 25, 90)], 2000, 10)).toEqual([
+      "WARNING: seine crawled 1990 of the site's 2000 pages",
+      'WARNING: seine and Scrapy crawled different numbers of pages (1990 vs 2000)',
+      'WARNING: seine and Scrapy scraped different numbers of items (19900 vs 20000)',
+    ]);
+  });
+});
