@@ -2,7 +2,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { UrlSplitError, hostInfo, portOf, urlparse, urlunsplit, userInfo } from '../../../src/http/url/urlsplit.js';
 import { quoteBinary, quotePlusBinary, safeSet, unquote, unquoteToBinary } from '../../../src/http/url/quote.js';
-import { pythonRepr } from '../../../src/http/url/python-repr.js';
+import { pythonRepr } from '../../../src/selector/python-format.js';
 
 const tuple = (url: string): string[] => {
   const p = urlparse(url);

@@ -133,7 +133,7 @@ describe('RefererMiddleware', () => {
 
   it('re-checks the Referer of a redirected request when it is scheduled', () => {
     const crawler = fakeCrawler();
-    const middleware = RefererMiddleware.fromCrawler(crawler);
+    RefererMiddleware.fromCrawler(crawler); // built for its subscription to the crawl's events
     const downgraded = new Request('http://example.com/b', { headers: { Referer: 'https://example.com/a' }, meta: { redirect_urls: ['https://example.com/b'] } });
     const kept = new Request('https://other.org/b', { headers: { Referer: 'https://example.com/a' }, meta: { redirect_urls: ['https://example.com/b'] } });
     const notRedirected = new Request('http://example.com/c', { headers: { Referer: 'https://example.com/a' } });

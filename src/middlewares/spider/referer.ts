@@ -5,7 +5,6 @@ import type { Crawler } from '../../core/crawler.js';
 import { isRequest, safeUrl, type Request } from '../../http/request.js';
 import { Response } from '../../http/response.js';
 import { defaultLogBus, type LogBus, type Logger } from '../../log/index.js';
-import type { Spider } from '../../spider/spider.js';
 import { ReferrerPolicyError } from './referrer-policy-error.js';
 import { REFERRER_POLICIES, SCRAPY_DEFAULT, resolveReferrerPolicy, type ReferrerPolicy, type ReferrerPolicySpec } from './referrer-policies.js';
 
