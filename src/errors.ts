@@ -24,3 +24,4 @@ export { UnknownComponentError } from './core/component-list.js';
 export { FeedError } from './operators/feed-sink.js';
 export { FeedOptionError } from './cli/feed-option.js';
 export { SpiderLoadError } from './cli/load-spider-module.js';
+export { LinkExtractorError } from './link-extractor/link-extractor-error.js';

@@ -25,3 +25,5 @@ export { fingerprint, type FingerprintOptions } from './http/fingerprint.js';
 export type { FollowTarget, FollowAllQuery } from './http/response.js';
 export { HttpError, isHttpError } from './middlewares/spider/http-error.js';
 export { getRetryRequest } from './middlewares/downloader/retry-request.js';
+export { LinkExtractor, Link, IGNORED_EXTENSIONS, LinkExtractorError, type LinkExtractorOptions } from './link-extractor/index.js';
+export { CrawlSpider, Rule, XMLFeedSpider, CSVFeedSpider, type RuleOptions, type XmlIterator } from './spiders/index.js';
