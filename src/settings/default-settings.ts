@@ -28,6 +28,7 @@ export const DEFAULT_SETTINGS: Readonly<SettingsSchema> = {
     Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
     'Accept-Language': 'en',
   },
+  CRAWLSPIDER_FOLLOW_LINKS: true,
   DEPTH_LIMIT: 0,
   DEPTH_PRIORITY: 0,
   DEPTH_STATS_VERBOSE: false,

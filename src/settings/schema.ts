@@ -47,6 +47,7 @@ export interface SettingsSchema {
   COOKIES_ENABLED: boolean;
   COOKIES_DEBUG: boolean;
   DEFAULT_REQUEST_HEADERS: Record<string, string>;
+  CRAWLSPIDER_FOLLOW_LINKS: boolean;
   DEPTH_LIMIT: number;
   DEPTH_PRIORITY: number;
   DEPTH_STATS_VERBOSE: boolean;
@@ -186,6 +187,7 @@ export const SETTING_KINDS: { readonly [K in SettingName]: KindsFor<SettingsSche
   COOKIES_ENABLED: 'bool',
   COOKIES_DEBUG: 'bool',
   DEFAULT_REQUEST_HEADERS: 'dict',
+  CRAWLSPIDER_FOLLOW_LINKS: 'bool',
   DEPTH_LIMIT: 'int',
   DEPTH_PRIORITY: 'int',
   DEPTH_STATS_VERBOSE: 'bool',
