@@ -50,8 +50,13 @@ describe('seine with no command', () => {
         '  seine <command> [options] [args]',
         '',
         'Available commands:',
+        '  crawl         Run a spider',
+        '  demo          Crawl a bundled demo site with the tutorial spider',
+        '  genspider     Generate new spider using pre-defined templates',
+        '  list          List available spiders',
         '  runspider     Run a self-contained spider (without creating a project)',
         '  settings      Get settings values',
+        '  startproject  Create new project',
         '  version       Print seine version',
         '',
         'Global options:',
@@ -384,7 +389,7 @@ describe('command context', () => {
   });
 
   it('registers only the working commands', () => {
-    expect(COMMANDS.map((command) => command.name)).toEqual(['runspider', 'settings', 'version']);
+    expect(COMMANDS.map((command) => command.name)).toEqual(['crawl', 'demo', 'genspider', 'list', 'runspider', 'settings', 'startproject', 'version']);
   });
 });
 

@@ -1,5 +1,6 @@
-import { extname } from 'node:path';
 import { SeineError } from '../errors/seine-error.js';
+import { FEED_FORMATS } from '../feeds/exporters/index.js';
+import { formatFromPath, type FeedSpec } from '../feeds/feed-settings.js';
 
 export class FeedOptionError extends SeineError {
   static readonly code = 'SEINE_FEED_OPTION';
@@ -8,28 +9,24 @@ export class FeedOptionError extends SeineError {
   }
 }
 
-const BY_EXTENSION: Record<string, string> = { '.json': 'json', '.jsonl': 'jsonlines', '.jl': 'jsonlines', '.csv': 'csv', '.xml': 'xml' };
-/** Formats this version can write; the rest arrive with the feed exports. */
-const AVAILABLE = new Set(['jsonlines']);
-
-/** `-o file[:format]`: the format from an explicit suffix, else the extension. */
-export function parseFeedOption(value: string): { path: string; format: string } {
-  const match = /^(.*):(json|jsonlines|jl|csv|xml)$/.exec(value);
-  let path = value;
-  let format: string | undefined;
-  if (match !== null && match[1] !== '') {
-    path = match[1]!;
-    format = match[2] === 'jl' ? 'jsonlines' : match[2];
-  } else if (value === '-') {
-    format = 'jsonlines';
-  } else {
-    format = BY_EXTENSION[extname(value).toLowerCase()];
+/**
+ * `-o file[:format]` / `-O file[:format]`: the format from an explicit
+ * suffix, else the extension; `-` is standard output (JSON Lines unless a
+ * suffix says otherwise, e.g. `-:json`).
+ */
+export function parseFeedOption(value: string, overwrite = false): FeedSpec & { format: string; overwrite: boolean } {
+  const suffix = /^(.+):([A-Za-z]\w*)$/.exec(value);
+  // `C:` or a URI scheme is not a format: only treat the suffix as one when it is not followed by a path.
+  if (suffix !== null && !suffix[2]!.includes('/')) {
+    const format = suffix[2]!;
+    if (!FEED_FORMATS.includes(format)) {
+      throw new FeedOptionError(`Unknown feed format '${format}' in '${value}': use one of ${FEED_FORMATS.join(', ')} after the colon, e.g. -o items.out:jsonlines`);
+    }
+    return { path: suffix[1]!, format, overwrite };
   }
+  const format = formatFromPath(value);
   if (format === undefined) {
-    throw new FeedOptionError(`Cannot tell the feed format of '${value}': use an extension (.jsonl, .jl) or add :format, e.g. -o items.out:jsonlines`);
+    throw new FeedOptionError(`Cannot tell the feed format of '${value}': use an extension (.json, .jsonl, .jl, .csv, .xml) or add :format, e.g. -o ${value}:jsonlines`);
   }
-  if (!AVAILABLE.has(format)) {
-    throw new FeedOptionError(`Feed format '${format}' is not available yet: write JSON Lines instead (-o ${path.replace(/\.\w+$/, '')}.jsonl)`);
-  }
-  return { path, format };
+  return { path: value, format, overwrite };
 }

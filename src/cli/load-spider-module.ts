@@ -45,18 +45,25 @@ export async function resolve(specifier, context, next) {
   register('data:text/javascript,' + encodeURIComponent(hook));
 }
 
+/**
+ * Imports a user's module (a spider file, a project's settings.ts or
+ * pipelines.ts) with the hooks above; `label` names it in the error.
+ */
+export async function loadModule(file: string, label: string = file): Promise<Record<string, unknown>> {
+  await installHooks();
+  try {
+    return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split('\n').slice(0, 3).join(' ') : String(error);
+    throw new SpiderLoadError(`Could not load ${label}: ${reason}`, { cause: error });
+  }
+}
+
 /** Imports a spider file and returns the spider classes it exports, in export order. */
 export async function loadSpiderFile(path: string, cwd: string): Promise<SpiderClass[]> {
   const file = resolve(cwd, path);
   if (!existsSync(file)) throw new SpiderLoadError(`File not found: ${path}`);
-  await installHooks();
-  let exports: Record<string, unknown>;
-  try {
-    exports = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
-  } catch (error) {
-    const reason = error instanceof Error ? error.message.split('\n').slice(0, 3).join(' ') : String(error);
-    throw new SpiderLoadError(`Could not load ${path}: ${reason}`, { cause: error });
-  }
+  const exports = await loadModule(file, path);
   const spiders = Object.values(exports).filter(isSpiderClass);
   if (spiders.length === 0) {
     throw new SpiderLoadError(`No spider found in file: ${path} (export a class that extends Spider and has a static name)`);

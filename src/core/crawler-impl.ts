@@ -1,4 +1,4 @@
-import { Subject, lastValueFrom, type Observable } from 'rxjs';
+import { Subject, lastValueFrom, tap, type Observable } from 'rxjs';
 import { Settings } from '../settings/index.js';
 import { LogBus, type LogLevel } from '../log/index.js';
 import { countLogEvents } from '../stats/index.js';
@@ -13,7 +13,7 @@ import { engineFlow } from './engine.js';
 import { logLineFor } from './log-formatter.js';
 import { downloadThrough } from './downloader-chain.js';
 import { buildComponents, orderedComponents, type ComponentOrderMap } from './component-list.js';
-import { feedSink } from '../operators/feed-sink.js';
+import { FeedExporter, resolveFeeds, type FeedSpec } from '../feeds/index.js';
 import { CRAWL_DEFAULTS, type CrawlDefaults } from './crawl-defaults.js';
 
 /**
@@ -36,8 +36,8 @@ export interface CrawlerOptions {
   projectSettings?: Record<string, unknown>;
   /** The network function and the other parts a test may replace. */
   parts?: Partial<CrawlDefaults>;
-  /** JSON Lines feeds to write (`-o` / `-O`). */
-  feeds?: Array<{ path: string; overwrite: boolean }>;
+  /** Feeds to write besides the FEEDS setting (`-o` / `-O`); a FEEDS entry with the same path wins. */
+  feeds?: FeedSpec[];
 }
 
 /**
@@ -182,18 +182,29 @@ export class CrawlerImpl implements Crawler {
     const components = [...this.#extensions, ...downloaderMws, ...spiderMws, ...pipelines];
     // Scrapy's order: the engine says `Spider opened`, then extensions react (LogStats's first
     // line), then the telnet console, which opens last, says where it listens.
+    // Feeds open before anything else happens, so a feed that cannot be written fails the run before a request is made.
+    const feeds = new FeedExporter(resolveFeeds(s, this.options.feeds), {
+      spider: this.spider,
+      logger: this.logBus.getLogger('seine.extensions.feedexport'),
+      stats: this.stats,
+    });
     this.logBus.getLogger('seine.core.engine').info('Spider opened');
     this.emit({ type: 'engine_started' });
     this.emit({ type: 'spider_opened', spider: this.spider });
     for (const c of components) await c.openSpider?.(this.spider);
 
-    let flow = engineFlow(state, this.#parts.startOf(this.spider, spiderMws), s.getInt('CONCURRENT_ITEMS'));
-    for (const feed of this.options.feeds ?? []) flow = flow.pipe(feedSink({ ...feed, serialize: (scraped) => JSON.stringify((scraped as { item: unknown }).item) }));
-    await lastValueFrom(flow, { defaultValue: null });
+    const flow = engineFlow(state, this.#parts.startOf(this.spider, spiderMws), s.getInt('CONCURRENT_ITEMS')).pipe(tap((scraped) => feeds.exportItem(scraped.item)));
+    try {
+      await lastValueFrom(flow, { defaultValue: null });
+    } catch (error) {
+      feeds.close(); // what was scraped before the failure is still a valid feed
+      throw error;
+    }
 
     const reason = state.closeReason ?? 'finished';
     this.logBus.getLogger('seine.core.engine').info(`Closing spider (${reason})`);
     for (const c of components) await c.closeSpider?.(this.spider, reason);
+    feeds.close(); // Scrapy's FeedExporter closes on spider_closed: `Stored … feed` comes before the stats dump
     await (this.spider as { closed?: (reason: string) => unknown }).closed?.(reason); // Scrapy's Spider.closed(reason)
     this.emit({ type: 'spider_closed', reason }); // stats record finish_time and finish_reason
     this.#parts.finishStats(this, reason); // the stats dump

@@ -1,62 +1,63 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
 import { Observable, type MonoTypeOperatorFunction } from 'rxjs';
-import { SeineError } from '../errors/seine-error.js';
+import { getLogger } from '../log/index.js';
+import { FeedExporter } from '../feeds/feed-exporter.js';
+import { FeedError } from '../feeds/feed-errors.js';
+import { resolveFeed, type FeedSpec } from '../feeds/feed-settings.js';
+import { Settings } from '../settings/index.js';
 
-export class FeedError extends SeineError {
-  static readonly code = 'SEINE_FEED';
-  constructor(path: string, reason: string) {
-    super(FeedError.code, `Cannot write the feed '${path}': ${reason} (check that the folder exists and is writable, or choose another -o/-O path)`);
-  }
-}
+export { FeedError };
 
-export interface FeedSinkOptions {
-  /** A file path, or '-' for standard output. */
-  path: string;
+export interface FeedSinkOptions extends FeedSpec {
   /** Overwrite (-O) or append (-o). */
   overwrite: boolean;
-  /** How an item becomes one line. Default: JSON. */
-  serialize?: (item: unknown) => string;
+  /** What to export from each value (default: the value itself), e.g. `({ item }) => item`. */
+  select?: (value: never) => unknown;
 }
 
 /**
- * Stage 7, feed sink (JSON Lines): writes each item as one line and flushes
- * it at once (a synchronous write), so Ctrl-C or a crash loses nothing
- * already scraped. The file is opened on subscription — a feed that cannot
- * be opened errors the stream before anything is crawled — and closed on
- * completion or teardown. Passes items through unchanged.
+ * Stage 7, feed sink: writes each value to a feed (docs/feeds.md: json,
+ * jsonlines, csv, xml; format from `format` or the extension; `-` is
+ * standard output) and passes it on unchanged. Every write is synchronous,
+ * so Ctrl-C or a crash loses nothing already written, and an overwritten
+ * JSON/XML file is replaced only when complete. The feed is opened on
+ * subscription — one that cannot be opened errors the stream before
+ * anything upstream runs — and closed (`Stored … feed`) on completion,
+ * error or unsubscription.
  */
 export function feedSink<T>(options: FeedSinkOptions): MonoTypeOperatorFunction<T> {
-  const serialize = options.serialize ?? ((item: unknown) => JSON.stringify(item));
+  const select = (options.select ?? ((value: T) => value)) as (value: T) => unknown;
   return (source) =>
     new Observable<T>((subscriber) => {
-      let fd: number;
+      let exporter: FeedExporter;
       try {
-        fd = options.path === '-' ? 1 : openSync(options.path, options.overwrite ? 'w' : 'a');
+        const feed = resolveFeed(options, new Settings());
+        exporter = new FeedExporter([feed], { spider: {}, logger: getLogger('seine.extensions.feedexport') });
       } catch (error) {
-        subscriber.error(new FeedError(options.path, (error as Error).message));
+        subscriber.error(error);
         return;
       }
-      const close = (): void => {
-        if (fd !== 1 && fd >= 0) closeSync(fd);
-        fd = -1;
-      };
       const subscription = source.subscribe({
-        next: (item) => {
-          if (fd >= 0) writeSync(fd, serialize(item) + '\n');
-          subscriber.next(item);
+        next: (value) => {
+          try {
+            exporter.exportItem(select(value));
+          } catch (error) {
+            subscriber.error(error);
+            return;
+          }
+          subscriber.next(value);
         },
         error: (error: unknown) => {
-          close();
+          exporter.close();
           subscriber.error(error);
         },
         complete: () => {
-          close();
+          exporter.close();
           subscriber.complete();
         },
       });
       return () => {
         subscription.unsubscribe();
-        close();
+        exporter.close();
       };
     });
 }

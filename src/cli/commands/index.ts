@@ -3,8 +3,22 @@
  * and one entry here; only commands that work are listed.
  */
 import type { SeineCommand } from '../command.js';
+import { crawlCommand } from './crawl.js';
+import { demoCommand } from './demo.js';
+import { genspiderCommand } from './genspider.js';
+import { listCommand } from './list.js';
 import { runspiderCommand } from './runspider.js';
 import { settingsCommand } from './settings.js';
+import { startprojectCommand } from './startproject.js';
 import { versionCommand } from './version.js';
 
-export const COMMANDS: readonly SeineCommand[] = [runspiderCommand, settingsCommand, versionCommand];
+export const COMMANDS: readonly SeineCommand[] = [
+  crawlCommand,
+  demoCommand,
+  genspiderCommand,
+  listCommand,
+  runspiderCommand,
+  settingsCommand,
+  startprojectCommand,
+  versionCommand,
+];

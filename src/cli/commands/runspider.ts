@@ -32,15 +32,8 @@ export const runspiderCommand = defineCommand<{ file: string; a?: string[]; o?: 
       .option('O', { type: 'string', array: true, requiresArg: true, describe: 'dump scraped items into FILE, overwriting it', nargs: 1 }) as never,
   async handler({ args, settings, logBus, cwd, logger }) {
     const spiderArgs = parseSpiderArgs(args.a ?? []);
-    const feeds = [
-      ...(args.o ?? []).map((value) => ({ ...parseFeedOption(value), overwrite: false })),
-      ...(args.O ?? []).map((value) => ({ ...parseFeedOption(value), overwrite: true })),
-    ];
-    for (const feed of feeds) {
-      if (feed.path !== '-' && feed.format === 'json' && !feed.overwrite) {
-        logger.warning(`Appending to a JSON file (${feed.path}) produces invalid JSON: use -O to overwrite, or JSON Lines (.jsonl)`);
-      }
-    }
+    // Parsed before the spider loads, so a bad -o/-O fails with one line and nothing crawled.
+    const feeds = [...(args.o ?? []).map((value) => parseFeedOption(value, false)), ...(args.O ?? []).map((value) => parseFeedOption(value, true))];
     const [spiderClass] = await loadSpiderFile(args.file, cwd);
     const cmdline: Record<string, unknown> = {};
     for (const name of settings.names()) {

@@ -1,5 +1,6 @@
 import type { Settings } from '../../settings/settings.js';
 import { defineCommand } from '../command.js';
+import { openProject } from '../../project/project.js';
 
 /**
  * How `--get` prints a value: text as is, everything else as JSON (Scrapy
@@ -31,7 +32,7 @@ const DESCRIPTIONS: Readonly<Record<keyof typeof GETTERS, string>> = {
 
 /**
  * `seine settings --get NAME` and the typed variants print effective values
- * (defaults < project < `-s`). Several options print one line each, in the
+ * (defaults < the project's settings.ts < `-s`). Several options print one line each, in the
  * order get, getbool, getint, getfloat, getlist (Scrapy prints only the first).
  */
 export const settingsCommand = defineCommand({
@@ -45,7 +46,10 @@ export const settingsCommand = defineCommand({
       .option('getint', { type: 'string', requiresArg: true, describe: DESCRIPTIONS.getint })
       .option('getfloat', { type: 'string', requiresArg: true, describe: DESCRIPTIONS.getfloat })
       .option('getlist', { type: 'string', requiresArg: true, describe: DESCRIPTIONS.getlist }),
-  handler({ args, settings, stdout }) {
+  async handler({ args, settings, stdout, cwd }) {
+    // Inside a project, its settings.ts sits between the command's defaults and -s.
+    const project = await openProject(cwd);
+    if (project !== null) settings.setdict(project.settings, 'project', project.config.settingsFile);
     for (const option of Object.keys(GETTERS) as Array<keyof typeof GETTERS>) {
       const name = args[option];
       if (name !== undefined) stdout.write(`${GETTERS[option](settings, name)}\n`);

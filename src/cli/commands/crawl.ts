@@ -1,0 +1,28 @@
+import { defineCommand } from '../command.js';
+import { parseFeedOptions, runCrawl, type CrawlOptionArgs } from '../run-crawl.js';
+import { loadSpiders, requireProject } from '../../project/project.js';
+
+/**
+ * `seine crawl <spider>`: runs one of the project's spiders, from any folder
+ * inside the project, with the project's settings.ts under the spider's
+ * customSettings and the command line.
+ */
+export const crawlCommand = defineCommand<CrawlOptionArgs & { spider: string }>({
+  name: 'crawl',
+  positionals: '<spider>',
+  description: 'Run a spider',
+  builder: (parser) =>
+    parser
+      .positional('spider', { type: 'string', describe: 'the name of a spider of the project (see seine list)', demandOption: true })
+      .option('a', { type: 'string', array: true, requiresArg: true, describe: 'set a spider argument (may be repeated)', nargs: 1 })
+      .option('o', { type: 'string', array: true, requiresArg: true, describe: 'append scraped items to the end of FILE (use - for stdout)', nargs: 1 })
+      .option('O', { type: 'string', array: true, requiresArg: true, describe: 'dump scraped items into FILE, overwriting it', nargs: 1 }) as never,
+  async handler({ args, settings, logBus, cwd, logger }) {
+    const feeds = parseFeedOptions(args);
+    const project = await requireProject(cwd);
+    const spiders = await loadSpiders(project);
+    const found = spiders.load(String(args.spider));
+    logger.debug(`Running spider ${found.name} from ${found.file}`);
+    return runCrawl({ spiderClass: found.spiderClass, args, feeds, settings, projectSettings: { ...project.settings }, logBus });
+  },
+});

@@ -1,0 +1,69 @@
+/**
+ * What `seine crawl` and `seine runspider` share once they have a spider
+ * class: feeds from -o/-O (parseFeedOptions), spider arguments from -a, the command line's
+ * settings, the crawl itself, and the SIGINT/SIGTERM handling (first:
+ * graceful shutdown, in-flight requests finish and feeds are closed;
+ * second: forced).
+ */
+import { CrawlerImpl } from '../core/crawler-impl.js';
+import { priorityValue } from '../settings/index.js';
+import type { Settings } from '../settings/settings.js';
+import type { SpiderClass } from '../spider/spider.js';
+import type { LogBus } from '../log/log-bus.js';
+import type { FeedSpec } from '../feeds/index.js';
+import { parseFeedOption } from './feed-option.js';
+import { parseSpiderArgs } from './commands/runspider.js';
+
+export interface CrawlOptionArgs {
+  a?: string[];
+  o?: string[];
+  O?: string[];
+}
+
+export interface RunCrawlOptions {
+  readonly spiderClass: SpiderClass;
+  readonly args: CrawlOptionArgs;
+  /** From parseFeedOptions. */
+  readonly feeds: FeedSpec[];
+  /** The CLI's settings: those at 'cmdline' priority (-s, --loglevel, …) go to the crawl. */
+  readonly settings: Settings;
+  /** A project's settings.ts, at 'project' priority. */
+  readonly projectSettings?: Record<string, unknown>;
+  readonly logBus: LogBus;
+}
+
+/** -o/-O as feeds; parsed before any spider loads, so a bad value fails with one line and nothing crawled. */
+export function parseFeedOptions(args: CrawlOptionArgs): FeedSpec[] {
+  return [...(args.o ?? []).map((value) => parseFeedOption(value, false)), ...(args.O ?? []).map((value) => parseFeedOption(value, true))];
+}
+
+export async function runCrawl({ spiderClass, args, feeds, settings, projectSettings, logBus }: RunCrawlOptions): Promise<number> {
+  const spiderArgs = parseSpiderArgs(args.a ?? []);
+  const cmdline: Record<string, unknown> = {};
+  for (const name of settings.names()) {
+    if ((settings.getPriority(name) ?? 0) >= priorityValue('cmdline')) cmdline[name] = settings.getRaw(name);
+  }
+  const crawler = new CrawlerImpl(spiderClass, { args: spiderArgs, settings: cmdline, projectSettings, feeds }, logBus);
+  let signals = 0;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    signals++;
+    const log = logBus.getLogger('seine.crawler');
+    if (signals === 1) {
+      log.info(`Received ${signal}, shutting down gracefully. Send again to force`);
+      crawler.close('shutdown');
+    } else {
+      log.info(`Received ${signal} twice, forcing unclean shutdown`);
+      crawler.cancel('shutdown');
+      process.exit(1);
+    }
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    await crawler.run();
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+  return 0;
+}

@@ -1,0 +1,73 @@
+/**
+ * What an item's values become before an exporter writes them. Scrapy's
+ * exporters see dicts, lists, strings, numbers, booleans and None; a
+ * TypeScript spider yields plain objects, class instances, arrays, Sets,
+ * Maps, Dates and `undefined`. This module maps the second set onto the
+ * first, once, so that the four exporters only deal with Python's shapes.
+ */
+
+/** A value in Python's terms: `null` is None, an `ExportObject` a dict, an array a list. */
+export type ExportValue = string | number | bigint | boolean | null | ExportValue[] | ExportObject;
+export interface ExportObject {
+  [key: string]: ExportValue;
+}
+
+const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
+
+/**
+ * A Date as ScrapyJSONEncoder writes a datetime (`%Y-%m-%d %H:%M:%S`), in
+ * local time like the naive `datetime.now()` a Scrapy spider would store.
+ */
+export function exportDate(date: Date): string {
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
+}
+
+/**
+ * The fields of an item: own enumerable properties, so that a plain object
+ * and an instance of a class from items.ts export alike. A field that holds
+ * `undefined` is a declared but unset field (`tag?: string` with class
+ * fields): `includeUnset` keeps it, as Scrapy's `field_names()` keeps a
+ * declared Item field that has no value, while `keys()` does not.
+ */
+export function itemFieldNames(item: unknown, includeUnset: boolean): string[] {
+  if (item === null || typeof item !== 'object') return [];
+  const record = item as Record<string, unknown>;
+  return Object.keys(record).filter((key) => typeof record[key] !== 'function' && (includeUnset || record[key] !== undefined));
+}
+
+export function hasField(item: unknown, name: string): boolean {
+  return item !== null && typeof item === 'object' && Object.hasOwn(item, name) && (item as Record<string, unknown>)[name] !== undefined;
+}
+
+/** One value in Python's shapes: Sets and arrays become lists, Maps and objects dicts, Dates strings. */
+export function toExportValue(value: unknown): ExportValue {
+  if (value === null || value === undefined) return null;
+  switch (typeof value) {
+    case 'string':
+    case 'number':
+    case 'bigint':
+    case 'boolean':
+      return value;
+    case 'function':
+    case 'symbol':
+      return String(value);
+  }
+  if (value instanceof Date) return exportDate(value);
+  if (Array.isArray(value) || value instanceof Set) return [...(value as Iterable<unknown>)].map(toExportValue);
+  if (value instanceof Uint8Array) return Buffer.from(value).toString('utf8');
+  if (value instanceof Map) {
+    const out: ExportObject = {};
+    for (const [key, inner] of value) out[String(key)] = toExportValue(inner);
+    return out;
+  }
+  // Objects that say how they serialize (URL, Decimal-like classes) are taken at their word.
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return toExportValue((value as { toJSON(): unknown }).toJSON());
+  const out: ExportObject = {};
+  for (const key of itemFieldNames(value, false)) out[key] = toExportValue((value as Record<string, unknown>)[key]);
+  return out;
+}
+
+/** Is this a dict (something with `.items()` in XmlItemExporter's test)? */
+export function isExportObject(value: ExportValue): value is ExportObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}

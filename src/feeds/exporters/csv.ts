@@ -1,0 +1,59 @@
+import { stringify } from 'csv-stringify/sync';
+import { itemFieldNames, type ExportValue } from '../export-value.js';
+import { encodeText, feedEncoding, type FeedEncoding } from '../encoding.js';
+import { pythonStr } from '../python-text.js';
+import { serializedFields, type ExporterOptions, type FieldsToExport, type ItemExporter } from './item-exporter.js';
+
+/** CsvItemExporter's `join_multivalued`: a list of strings becomes one `a,b` cell; any other list stays a list (its repr). */
+function joinIfNeeded(value: ExportValue): ExportValue {
+  return Array.isArray(value) && value.every((inner) => typeof inner === 'string') ? value.join(',') : value;
+}
+
+/** csv.writer's cell: None is empty, other non-strings are str()'d. */
+function cell(value: ExportValue): string {
+  return value === null ? '' : pythonStr(value);
+}
+
+/**
+ * Scrapy's CsvItemExporter with csv.writer's excel dialect: a header row,
+ * `\r\n` line ends, quotes only where needed. The columns are `fields`
+ * (FEED_EXPORT_FIELDS / the feed's `fields`), else the first item's fields
+ * in their order, kept for the whole file: a later item's extra fields are
+ * not written and its missing ones are empty cells.
+ */
+export class CsvExporter implements ItemExporter {
+  readonly #encoding: FeedEncoding;
+  #fields: FieldsToExport | null;
+  #headerWritten = false;
+
+  constructor(options: ExporterOptions) {
+    this.#encoding = feedEncoding(options.encoding ?? 'utf-8', options.feed);
+    this.#fields = options.fields;
+  }
+
+  #row(cells: string[]): string {
+    // csv.writer (Python 3.11) quotes a row made of one empty cell, or it would read back as no row.
+    if (cells.length === 1 && cells[0] === '') return '""\r\n';
+    return stringify([cells], { record_delimiter: '\r\n', quote: '"', escape: '"' });
+  }
+
+  start(): Buffer {
+    return Buffer.alloc(0);
+  }
+
+  exportItem(item: unknown): Buffer {
+    let text = '';
+    if (!this.#headerWritten) {
+      this.#headerWritten = true;
+      if (this.#fields === null || (Array.isArray(this.#fields) && this.#fields.length === 0)) this.#fields = itemFieldNames(item, true);
+      const fields = this.#fields;
+      text += this.#row(Array.isArray(fields) ? [...(fields as readonly string[])] : Object.values(fields as Record<string, string>));
+    }
+    text += this.#row(serializedFields(item, this.#fields, true, joinIfNeeded, '').map(([, value]) => cell(value)));
+    return encodeText(text, this.#encoding);
+  }
+
+  finish(): Buffer {
+    return Buffer.alloc(0);
+  }
+}

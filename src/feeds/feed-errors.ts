@@ -1,0 +1,20 @@
+import { SeineError } from '../errors/seine-error.js';
+
+/**
+ * A feed that is configured wrongly (FEEDS, FEED_EXPORT_*, -o/-O): raised
+ * before anything is crawled, naming the feed and the option.
+ */
+export class FeedConfigError extends SeineError {
+  static readonly code = 'SEINE_FEED_CONFIG';
+  constructor(message: string) {
+    super(FeedConfigError.code, message);
+  }
+}
+
+/** A feed file that cannot be opened or written (a missing folder, no permission). */
+export class FeedError extends SeineError {
+  static readonly code = 'SEINE_FEED';
+  constructor(path: string, reason: string) {
+    super(FeedError.code, `Cannot write the feed '${path}': ${reason} (check that the folder exists and is writable, or choose another -o/-O path)`);
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * The feeds of a crawl: the `FEEDS` setting plus the feeds given in code or
+ * by -o/-O, each completed from FEED_EXPORT_* / FEED_STORE_EMPTY as
+ * Scrapy's feed_complete_default_values_from_settings does, and checked
+ * before the crawl starts.
+ */
+import { extname } from 'node:path';
+import type { Settings } from '../settings/index.js';
+import { FEED_FORMATS, type FieldsToExport } from './exporters/index.js';
+import { FeedConfigError } from './feed-errors.js';
+import { hasBatchPlaceholder } from './feed-uri.js';
+import { feedEncoding } from './encoding.js';
+
+/** An item filter: Scrapy's ItemFilter contract (`accepts(item)`). */
+export interface ItemFilter {
+  accepts(item: unknown): boolean;
+}
+export type ItemFilterOption = ItemFilter | (new (feedOptions: Record<string, unknown>) => ItemFilter) | ((item: unknown) => boolean);
+
+/** One feed as code gives it: `crawl(Spider, { feeds: [{ path: 'items.csv', overwrite: true }] })`. Options are the FEEDS keys. */
+export interface FeedSpec {
+  /** A file path (placeholders allowed), a `file://` URI, or `-` / `stdout:` for standard output. */
+  path: string;
+  /** json, jsonlines (jsonl, jl), csv or xml; default: from the extension. */
+  format?: string;
+  overwrite?: boolean;
+  encoding?: string | null;
+  fields?: FieldsToExport | null;
+  indent?: number | null;
+  store_empty?: boolean;
+  batch_item_count?: number;
+  /** Export only instances of these classes (or items whose class has this name). */
+  item_classes?: ReadonlyArray<string | (abstract new (...args: never[]) => unknown)>;
+  item_filter?: ItemFilterOption;
+}
+
+export interface ResolvedFeed {
+  /** The path as given (the template, for batches). */
+  uri: string;
+  format: string;
+  overwrite: boolean;
+  encoding: string | null;
+  fields: FieldsToExport | null;
+  indent: number | null;
+  storeEmpty: boolean;
+  batchItemCount: number;
+  accepts: (item: unknown) => boolean;
+}
+
+const BY_EXTENSION: Record<string, string> = { '.json': 'json', '.jsonl': 'jsonlines', '.jl': 'jsonlines', '.csv': 'csv', '.xml': 'xml' };
+
+export const isStdout = (uri: string): boolean => uri === '-' || uri === 'stdout:';
+
+/** The format a path implies: its extension; standard output defaults to JSON Lines. */
+export function formatFromPath(path: string): string | undefined {
+  return isStdout(path) ? 'jsonlines' : BY_EXTENSION[extname(path).toLowerCase()];
+}
+
+function fieldsFromSettings(settings: Settings): FieldsToExport | null {
+  const raw = settings.getRaw('FEED_EXPORT_FIELDS');
+  if (raw !== null && typeof raw === 'object' && !Array.isArray(raw)) return raw as Record<string, string>;
+  const list = settings.get('FEED_EXPORT_FIELDS');
+  return list === null || list.length === 0 ? null : list;
+}
+
+function filterFor(spec: FeedSpec): (item: unknown) => boolean {
+  const option = spec.item_filter;
+  if (option !== undefined) {
+    if (typeof option === 'object') return (item) => option.accepts(item);
+    const proto = (option as { prototype?: { accepts?: unknown } }).prototype;
+    if (typeof proto?.accepts === 'function') {
+      const filter = new (option as new (feedOptions: Record<string, unknown>) => ItemFilter)({ ...spec });
+      return (item) => filter.accepts(item);
+    }
+    return option as (item: unknown) => boolean;
+  }
+  const classes = spec.item_classes ?? [];
+  if (classes.length === 0) return () => true;
+  return (item) =>
+    classes.some((cls) => (typeof cls === 'string' ? (item as object | null)?.constructor?.name === cls : item instanceof (cls as abstract new () => unknown)));
+}
+
+/** Fills a feed's options from the settings and checks them; a FeedConfigError names what is wrong. */
+export function resolveFeed(spec: FeedSpec, settings: Settings): ResolvedFeed {
+  const format = spec.format ?? formatFromPath(spec.path);
+  if (format === undefined) {
+    throw new FeedConfigError(`Cannot tell the format of the feed '${spec.path}': give it a format (json, jsonlines, csv, xml) or an extension (.json, .jsonl, .jl, .csv, .xml)`);
+  }
+  if (!FEED_FORMATS.includes(format)) {
+    throw new FeedConfigError(`Unknown feed format '${format}' for the feed '${spec.path}': use one of ${FEED_FORMATS.join(', ')}`);
+  }
+  const indentRaw = spec.indent !== undefined ? spec.indent : settings.getRaw('FEED_EXPORT_INDENT') === null ? null : settings.getInt('FEED_EXPORT_INDENT');
+  const feed: ResolvedFeed = {
+    uri: spec.path,
+    format,
+    overwrite: spec.overwrite ?? false,
+    encoding: spec.encoding !== undefined ? spec.encoding : settings.get('FEED_EXPORT_ENCODING'),
+    fields: spec.fields !== undefined ? spec.fields : fieldsFromSettings(settings),
+    indent: indentRaw,
+    storeEmpty: spec.store_empty ?? settings.getBool('FEED_STORE_EMPTY'),
+    batchItemCount: spec.batch_item_count ?? settings.getInt('FEED_EXPORT_BATCH_ITEM_COUNT'),
+    accepts: filterFor(spec),
+  };
+  if (feed.encoding !== null) feedEncoding(feed.encoding, spec.path);
+  if (feed.batchItemCount > 0 && !hasBatchPlaceholder(spec.path)) {
+    throw new FeedConfigError(
+      `The feed '${spec.path}' is split into batches of ${feed.batchItemCount} items, but its path has no %(batch_time)s or %(batch_id)d: add one, e.g. items-%(batch_id)d.json, so that each batch gets its own file`,
+    );
+  }
+  if (/^[a-z][a-z0-9+.-]+:/i.test(spec.path) && !isStdout(spec.path) && !spec.path.startsWith('file://')) {
+    throw new FeedConfigError(`Unsupported feed storage '${spec.path}': seine writes feeds to local files (a path or file:// URI) and to standard output (-)`);
+  }
+  return feed;
+}
+
+/**
+ * Scrapy's order: the -o/-O (or code) feeds first, then FEEDS, whose entry
+ * replaces a feed with the same path.
+ */
+export function resolveFeeds(settings: Settings, extra: readonly FeedSpec[] = []): ResolvedFeed[] {
+  const byPath = new Map<string, FeedSpec>();
+  for (const spec of extra) byPath.set(spec.path, spec);
+  for (const [path, options] of Object.entries(settings.getDict('FEEDS'))) {
+    byPath.set(path, { ...(options as Omit<FeedSpec, 'path'>), path });
+  }
+  return [...byPath.values()].map((spec) => resolveFeed(spec, settings));
+}

@@ -1,0 +1,48 @@
+/**
+ * A project as the commands see it: its seine.cfg, its settings.ts as
+ * settings, and (on demand) its spiders.
+ */
+import { findProject, type ProjectConfig } from './find-project.js';
+import { NotInProjectError } from './project-errors.js';
+import { loadProjectSettings } from './project-settings.js';
+import { SpiderLoader } from './spider-loader.js';
+
+export interface Project {
+  readonly config: ProjectConfig;
+  /** settings.ts's settings, component names resolved to classes. */
+  readonly settings: Readonly<Record<string, unknown>>;
+  /** SPIDER_MODULES from settings.ts (Scrapy's default: none). */
+  readonly spiderModules: readonly string[];
+  /** NEWSPIDER_MODULE from settings.ts, or null. */
+  readonly newSpiderModule: string | null;
+}
+
+function stringList(value: unknown): string[] {
+  if (typeof value === 'string') return value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return Array.isArray(value) ? value.map(String) : [];
+}
+
+/** The project around `cwd`, or null outside any project. */
+export async function openProject(cwd: string): Promise<Project | null> {
+  const config = findProject(cwd);
+  if (config === null) return null;
+  const settings = await loadProjectSettings(config);
+  const newSpider = settings['NEWSPIDER_MODULE'];
+  return {
+    config,
+    settings,
+    spiderModules: stringList(settings['SPIDER_MODULES']),
+    newSpiderModule: typeof newSpider === 'string' && newSpider !== '' ? newSpider : null,
+  };
+}
+
+/** The project around `cwd`; outside one, NotInProjectError (for crawl, list). */
+export async function requireProject(cwd: string): Promise<Project> {
+  const project = await openProject(cwd);
+  if (project === null) throw new NotInProjectError(cwd);
+  return project;
+}
+
+export function loadSpiders(project: Project): Promise<SpiderLoader> {
+  return SpiderLoader.load(project.config.root, project.spiderModules);
+}

@@ -1,0 +1,87 @@
+/**
+ * Scrapy's SpiderLoader for a project: every .ts file under the folders
+ * SPIDER_MODULES names is imported; its spiders are the exported classes
+ * that extend Spider and have their own static name.
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { loadModule } from '../cli/load-spider-module.js';
+import { isSpiderClass, spiderName, type SpiderClass } from '../spider/spider.js';
+import { ProjectConfigError, DuplicateSpiderError, SpiderNotFoundError } from './project-errors.js';
+import { moduleFile } from './find-project.js';
+
+export interface FoundSpider {
+  readonly name: string;
+  readonly spiderClass: SpiderClass;
+  /** The file that exported it first, relative to the project root. */
+  readonly file: string;
+}
+
+function isSourceFile(name: string): boolean {
+  return /\.(ts|mts)$/.test(name) && !/\.d\.m?ts$/.test(name);
+}
+
+function sourceFiles(dir: string): string[] {
+  const files: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory() && entry.name !== 'node_modules' && !entry.name.startsWith('.')) files.push(...sourceFiles(path));
+    else if (entry.isFile() && isSourceFile(entry.name)) files.push(path);
+  }
+  return files;
+}
+
+/** The files a SPIDER_MODULES entry stands for: a folder's .ts files, or one file. */
+export function spiderModuleFiles(root: string, moduleName: string): string[] {
+  const path = moduleName.includes('/') ? moduleName : moduleName.replaceAll('.', '/');
+  const dir = join(root, path);
+  if (existsSync(dir) && statSync(dir).isDirectory()) return sourceFiles(dir);
+  const file = moduleFile(root, moduleName);
+  if (existsSync(file)) return [file];
+  throw new ProjectConfigError(
+    `SPIDER_MODULES names '${moduleName}', but there is no folder ${dir} and no file ${file}: fix SPIDER_MODULES in the project's settings.ts`,
+  );
+}
+
+export class SpiderLoader {
+  readonly #spiders = new Map<string, FoundSpider>();
+
+  private constructor(spiders: readonly FoundSpider[]) {
+    for (const spider of spiders) this.#spiders.set(spider.name, spider);
+  }
+
+  /** Imports every spider module; two classes with one name are an error naming both files. */
+  static async load(root: string, spiderModules: readonly string[]): Promise<SpiderLoader> {
+    const found = new Map<string, FoundSpider>();
+    for (const moduleName of spiderModules) {
+      for (const file of spiderModuleFiles(root, moduleName)) {
+        const label = relative(root, file);
+        const exports = await loadModule(file, label);
+        for (const value of Object.values(exports)) {
+          if (!isSpiderClass(value)) continue;
+          const name = spiderName(value)!;
+          const previous = found.get(name);
+          // The same class re-exported (an index.ts with `export * from`) is one spider, not two.
+          if (previous === undefined) found.set(name, { name, spiderClass: value, file: label });
+          else if (previous.spiderClass !== value) throw new DuplicateSpiderError(name, [previous.file, label]);
+        }
+      }
+    }
+    return new SpiderLoader([...found.values()]);
+  }
+
+  /** The spiders' names, sorted (what `seine list` prints). */
+  list(): string[] {
+    return [...this.#spiders.keys()].sort();
+  }
+
+  find(name: string): FoundSpider | undefined {
+    return this.#spiders.get(name);
+  }
+
+  load(name: string): FoundSpider {
+    const spider = this.#spiders.get(name);
+    if (spider === undefined) throw new SpiderNotFoundError(name, this.list());
+    return spider;
+  }
+}
