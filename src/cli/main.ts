@@ -26,6 +26,7 @@ import {
   type GlobalOptions,
 } from './global-options.js';
 import { topLevelUsage } from './usage.js';
+import { openProject } from '../project/project.js';
 import { UsageError } from './usage-error.js';
 import { usageErrorFromYargs } from './yargs-errors.js';
 
@@ -97,9 +98,12 @@ function commandParser(command: SeineCommand): Argv<unknown> {
   });
 }
 
-function buildSettings(command: SeineCommand, args: Record<string, unknown>): Settings {
+function buildSettings(command: SeineCommand, args: Record<string, unknown>, projectSettings: Record<string, unknown> | undefined): Settings {
   const settings = new Settings();
   settings.setdict(command.defaultSettings, 'command', `the '${command.name}' command's defaults`);
+  // Inside a project its settings.ts counts for every command, as in Scrapy: BOT_NAME in the
+  // startup line, LOG_LEVEL / LOG_FILE for the log sink.
+  if (projectSettings !== undefined) settings.setdict(projectSettings, 'project', 'the project\'s settings');
   applyGlobalOptions(settings, args as unknown as GlobalOptions, command.name);
   return settings;
 }
@@ -211,7 +215,8 @@ export async function runCli(rawArgv: readonly string[], io: CliIo = {}): Promis
       stdout.write(`${help ?? ''}\n`);
       return 0;
     }
-    settings = buildSettings(command, args);
+    const project = command.name === 'startproject' ? null : await openProject(io.cwd ?? process.cwd());
+    settings = buildSettings(command, args, project?.settings);
     const sink = attachLogSink(logBus.events$, logSinkOptions(settings), stderr);
     cleanups.push(() => sink.unsubscribe());
     let commandStdout = stdout;

@@ -12,7 +12,7 @@ import type { SpiderClass } from '../spider/spider.js';
 import type { LogBus } from '../log/log-bus.js';
 import type { FeedSpec } from '../feeds/index.js';
 import { parseFeedOption } from './feed-option.js';
-import { parseSpiderArgs } from './commands/runspider.js';
+import { SpiderArgumentError } from '../spider/spider-errors.js';
 
 export interface CrawlOptionArgs {
   a?: string[];
@@ -32,12 +32,24 @@ export interface RunCrawlOptions {
   readonly logBus: LogBus;
 }
 
+/** `-a NAME=VALUE` values as spider arguments (strings). */
+export function parseSpiderArgs(values: readonly string[]): Record<string, string> {
+  const args: Record<string, string> = {};
+  for (const value of values) {
+    const eq = value.indexOf('=');
+    if (eq <= 0) throw new SpiderArgumentError(value, `Invalid -a value '${value}': write it as -a NAME=VALUE, e.g. -a tag=humor`);
+    args[value.slice(0, eq)] = value.slice(eq + 1);
+  }
+  return args;
+}
+
 /** -o/-O as feeds; parsed before any spider loads, so a bad value fails with one line and nothing crawled. */
 export function parseFeedOptions(args: CrawlOptionArgs): FeedSpec[] {
   return [...(args.o ?? []).map((value) => parseFeedOption(value, false)), ...(args.O ?? []).map((value) => parseFeedOption(value, true))];
 }
 
-export async function runCrawl({ spiderClass, args, feeds, settings, projectSettings, logBus }: RunCrawlOptions): Promise<number> {
+/** Runs the crawl to its end and returns its crawler (its stats, its finish reason). */
+export async function runCrawl({ spiderClass, args, feeds, settings, projectSettings, logBus }: RunCrawlOptions): Promise<CrawlerImpl> {
   const spiderArgs = parseSpiderArgs(args.a ?? []);
   const cmdline: Record<string, unknown> = {};
   for (const name of settings.names()) {
@@ -65,5 +77,5 @@ export async function runCrawl({ spiderClass, args, feeds, settings, projectSett
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
-  return 0;
+  return crawler;
 }

@@ -23,6 +23,7 @@ export const crawlCommand = defineCommand<CrawlOptionArgs & { spider: string }>(
     const spiders = await loadSpiders(project);
     const found = spiders.load(String(args.spider));
     logger.debug(`Running spider ${found.name} from ${found.file}`);
-    return runCrawl({ spiderClass: found.spiderClass, args, feeds, settings, projectSettings: { ...project.settings }, logBus });
+    await runCrawl({ spiderClass: found.spiderClass, args, feeds, settings, projectSettings: { ...project.settings }, logBus });
+    return 0;
   },
 });

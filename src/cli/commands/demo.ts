@@ -1,9 +1,7 @@
-import { CrawlerImpl } from '../../core/crawler-impl.js';
 import { startDemoSite, DemoQuotesSpider, type DemoSite } from '../../demo/index.js';
-import { priorityValue } from '../../settings/index.js';
-import type { Logger } from '../../log/log-bus.js';
 import { defineCommand } from '../command.js';
 import { parseFeedOption } from '../feed-option.js';
+import { parseFeedOptions, runCrawl } from '../run-crawl.js';
 import { UsageError } from '../usage-error.js';
 
 /** Where the demo's items go when neither -o nor -O is given. */
@@ -46,30 +44,6 @@ function untilInterrupted(): Promise<NodeJS.Signals> {
   });
 }
 
-/** First signal: graceful close (the feed keeps what was scraped); second: forced, as in runspider. */
-async function runWithSignals(crawler: CrawlerImpl, logger: Logger): Promise<void> {
-  let signals = 0;
-  const onSignal = (signal: NodeJS.Signals): void => {
-    signals++;
-    if (signals === 1) {
-      logger.info(`Received ${signal}, shutting down gracefully. Send again to force`);
-      crawler.close('shutdown');
-    } else {
-      logger.info(`Received ${signal} twice, forcing unclean shutdown`);
-      crawler.cancel('shutdown');
-      process.exit(1);
-    }
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  try {
-    await crawler.run();
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  }
-}
-
 /**
  * `seine demo`: the embedded default. Starts the bundled quotes site on a
  * free loopback port, crawls it with the tutorial's quotes spider, writes the
@@ -87,10 +61,7 @@ export const demoCommand = defineCommand<DemoArgs>({
       .option('O', { type: 'string', array: true, requiresArg: true, describe: `dump scraped items into FILE, overwriting it (default: ${DEFAULT_DEMO_FEED})`, nargs: 1 }) as never,
   async handler({ args, settings, logBus, logger, stdout, stderr }) {
     const port = parsePort(args.port);
-    const given = [
-      ...(args.o ?? []).map((value) => ({ ...parseFeedOption(value), overwrite: false })),
-      ...(args.O ?? []).map((value) => ({ ...parseFeedOption(value), overwrite: true })),
-    ];
+    const given = parseFeedOptions(args);
     if (args.serve === true) {
       if (given.length > 0) throw new UsageError('-o/-O name where the demo crawl writes its items; --serve only serves the site', { command: 'demo' });
       const site = await startDemoSite({ port });
@@ -99,16 +70,13 @@ export const demoCommand = defineCommand<DemoArgs>({
       await site.close();
       return 0;
     }
-    const feeds = given.length > 0 ? given : [{ ...parseFeedOption(DEFAULT_DEMO_FEED), overwrite: true }];
-    const cmdline: Record<string, unknown> = {};
-    for (const name of settings.names()) {
-      if ((settings.getPriority(name) ?? 0) >= priorityValue('cmdline')) cmdline[name] = settings.getRaw(name);
-    }
+    const feeds = given.length > 0 ? given : [parseFeedOption(DEFAULT_DEMO_FEED, true)];
     const site: DemoSite = await startDemoSite({ port });
     try {
       logger.info(`Demo site listening on ${site.url}`);
-      const crawler = new CrawlerImpl(DemoQuotesSpider, { args: { site: site.url }, projectSettings: DEMO_PROJECT_SETTINGS, settings: cmdline, feeds }, logBus);
-      await runWithSignals(crawler, logBus.getLogger('seine.crawler'));
+      const crawler = await runCrawl({
+        spiderClass: DemoQuotesSpider, args: { a: [`site=${site.url}`] }, feeds, settings, projectSettings: DEMO_PROJECT_SETTINGS, logBus,
+      });
       const count = Number(crawler.stats.get('item_scraped_count') ?? 0);
       const where = feeds.map((feed) => (feed.path === '-' ? 'standard output' : feed.path)).join(' and ');
       // Items on standard output (-o -) must stay a clean feed: the summary goes to stderr then.
