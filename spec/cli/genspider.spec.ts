@@ -37,6 +37,13 @@ describe('seine genspider', () => {
     expect(await runSeine(['list'], project)).toMatchObject({ status: 0, stdout: 'quotes\n' });
   }, TIMEOUT);
 
+  it('keeps the port in startUrls but not in allowedDomains, which takes host names only', async () => {
+    const result = await runSeine(['genspider', 'local', '127.0.0.1:8000'], dir);
+    expect(result).toMatchObject({ status: 0 });
+    const text = readFileSync(join(dir, 'local.ts'), 'utf8');
+    expect(text).toContain("  allowedDomains = ['127.0.0.1'];\n  startUrls = ['http://127.0.0.1:8000/'];\n");
+  }, TIMEOUT);
+
   it('generates each template with -t', async () => {
     for (const [template, base] of [['crawl', 'CrawlSpider'], ['xmlfeed', 'XMLFeedSpider'], ['csvfeed', 'CSVFeedSpider']] as const) {
       const name = `${template}er`;

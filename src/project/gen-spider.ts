@@ -71,6 +71,8 @@ export function genSpider({ name, domain: url, template, cwd, project }: GenSpid
     module,
     name,
     domain,
+    // allowedDomains takes host names only (the offsite middleware ignores entries with a port, with a warning).
+    hostname: domain.replace(/:\d+$/, ''),
     classname: `${camelCaseName(module)}Spider`,
   };
   const text = readFileSync(join(SPIDER_TEMPLATE_DIR, `${template}.ts${TEMPLATE_SUFFIX}`), 'utf8');
