@@ -5,6 +5,7 @@
  * graceful shutdown, in-flight requests finish and feeds are closed;
  * second: forced).
  */
+import type { Argv } from 'yargs';
 import { CrawlerImpl } from '../core/crawler-impl.js';
 import { priorityValue } from '../settings/index.js';
 import type { Settings } from '../settings/settings.js';
@@ -30,6 +31,17 @@ export interface RunCrawlOptions {
   /** A project's settings.ts, at 'project' priority. */
   readonly projectSettings?: Record<string, unknown>;
   readonly logBus: LogBus;
+}
+
+/** The options crawl, runspider and demo share: -a (when the command takes spider arguments), -o, -O. */
+export function withCrawlOptions<T>(parser: Argv<T>, options: { spiderArgs: boolean; overwriteDefault?: string } = { spiderArgs: true }): Argv<T> {
+  const withArgs = options.spiderArgs
+    ? parser.option('a', { type: 'string', array: true, requiresArg: true, describe: 'set a spider argument (may be repeated)', nargs: 1 })
+    : parser;
+  const overwrite = 'dump scraped items into FILE, overwriting it' + (options.overwriteDefault === undefined ? '' : ` (default: ${options.overwriteDefault})`);
+  return withArgs
+    .option('o', { type: 'string', array: true, requiresArg: true, describe: 'append scraped items to the end of FILE (use - for stdout)', nargs: 1 })
+    .option('O', { type: 'string', array: true, requiresArg: true, describe: overwrite, nargs: 1 }) as unknown as Argv<T>;
 }
 
 /** `-a NAME=VALUE` values as spider arguments (strings). */

@@ -142,3 +142,20 @@ export function numberTree(root: DomNode): void {
     for (let i = c.length - 1; i >= 0; i--) stack.push(c[i]!);
   }
 }
+
+/**
+ * What parsel does around its parser: NUL characters removed and the text
+ * stripped (Python's str.strip()) before parsing, and an empty `<html>` when
+ * the input holds no element. `parse` runs the tokenizer over the prepared
+ * source and returns the document it built.
+ */
+export function parseLikeParsel(text: string, strip: (source: string) => string, parse: (source: string) => DomNode): DomNode {
+  const source = strip(text.indexOf('\0') === -1 ? text : text.replaceAll('\0', ''));
+  const doc = source === '' ? new DomNode(DOCUMENT, '', '') : parse(source);
+  if (!doc.children.some((c) => c.kind === ELEMENT)) {
+    doc.children = [];
+    doc.append(new DomNode(ELEMENT, 'html', ''));
+  }
+  numberTree(doc);
+  return doc;
+}

@@ -1,5 +1,5 @@
 import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
-import { ATTRIBUTE, COMMENT, DOCUMENT, DomNode, ELEMENT, PROCESSING_INSTRUCTION, TEXT, numberTree } from './node.js';
+import { ATTRIBUTE, COMMENT, DOCUMENT, DomNode, ELEMENT, PROCESSING_INSTRUCTION, TEXT, parseLikeParsel } from './node.js';
 import { decodeHtmlEntities } from './decode-entities.js';
 import { CLOSED_BY, RAW_TEXT_ELEMENTS, VOID_ELEMENTS } from './html-rules.generated.js';
 import { BOOLEAN_ATTRIBUTES } from './html-vocabulary.js';
@@ -275,19 +275,12 @@ function localPart(name: string): string {
  * characters, and an empty `<html>` when nothing else is left.
  */
 export function parseHtml(text: string): DomNode {
-  const source = pythonStrip(text.indexOf('\0') === -1 ? text : text.replaceAll('\0', ''));
-  const builder = new HtmlTreeBuilder(source);
-  if (source !== '') {
+  return parseLikeParsel(text, pythonStrip, (source) => {
+    const builder = new HtmlTreeBuilder(source);
     const tokenizer = new Tokenizer({ xmlMode: false, decodeEntities: false, recognizeSelfClosing: true }, builder);
     builder.tokenizer = tokenizer;
     tokenizer.write(source);
     tokenizer.end();
-  }
-  const doc = builder.doc;
-  if (!doc.children.some((c) => c.kind === ELEMENT)) {
-    doc.children = [];
-    doc.append(new DomNode(ELEMENT, 'html', ''));
-  }
-  numberTree(doc);
-  return doc;
+    return builder.doc;
+  });
 }

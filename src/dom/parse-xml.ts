@@ -1,5 +1,5 @@
 import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
-import { ATTRIBUTE, COMMENT, DOCUMENT, DomNode, ELEMENT, PROCESSING_INSTRUCTION, TEXT, numberTree } from './node.js';
+import { ATTRIBUTE, COMMENT, DOCUMENT, DomNode, ELEMENT, PROCESSING_INSTRUCTION, TEXT, parseLikeParsel } from './node.js';
 import { decodeXmlEntities } from './decode-entities.js';
 import { pythonStrip } from './python-strip.js';
 
@@ -146,18 +146,11 @@ function setQualifiedName(node: DomNode, qname: string, isElement: boolean): voi
 
 /** Parses XML as parsel does (text stripped first; an empty `<html>` when there is no root element). */
 export function parseXml(text: string): DomNode {
-  const source = pythonStrip(text.indexOf('\0') === -1 ? text : text.replaceAll('\0', ''));
-  const builder = new XmlTreeBuilder(source);
-  if (source !== '') {
+  return parseLikeParsel(text, pythonStrip, (source) => {
+    const builder = new XmlTreeBuilder(source);
     const tokenizer = new Tokenizer({ xmlMode: true, decodeEntities: false }, builder);
     tokenizer.write(source);
     tokenizer.end();
-  }
-  const doc = builder.doc;
-  if (!doc.children.some((c) => c.kind === ELEMENT)) {
-    doc.children = [];
-    doc.append(new DomNode(ELEMENT, 'html', ''));
-  }
-  numberTree(doc);
-  return doc;
+    return builder.doc;
+  });
 }

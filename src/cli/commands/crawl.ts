@@ -1,5 +1,5 @@
 import { defineCommand } from '../command.js';
-import { parseFeedOptions, runCrawl, type CrawlOptionArgs } from '../run-crawl.js';
+import { parseFeedOptions, runCrawl, withCrawlOptions, type CrawlOptionArgs } from '../run-crawl.js';
 import { loadSpiders, requireProject } from '../../project/project.js';
 
 /**
@@ -12,11 +12,8 @@ export const crawlCommand = defineCommand<CrawlOptionArgs & { spider: string }>(
   positionals: '<spider>',
   description: 'Run a spider',
   builder: (parser) =>
-    parser
-      .positional('spider', { type: 'string', describe: 'the name of a spider of the project (see seine list)', demandOption: true })
-      .option('a', { type: 'string', array: true, requiresArg: true, describe: 'set a spider argument (may be repeated)', nargs: 1 })
-      .option('o', { type: 'string', array: true, requiresArg: true, describe: 'append scraped items to the end of FILE (use - for stdout)', nargs: 1 })
-      .option('O', { type: 'string', array: true, requiresArg: true, describe: 'dump scraped items into FILE, overwriting it', nargs: 1 }) as never,
+    withCrawlOptions(parser
+      .positional('spider', { type: 'string', describe: 'the name of a spider of the project (see seine list)', demandOption: true })) as never,
   async handler({ args, settings, logBus, cwd, logger }) {
     const feeds = parseFeedOptions(args);
     const project = await requireProject(cwd);

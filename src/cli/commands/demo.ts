@@ -1,7 +1,7 @@
 import { startDemoSite, DemoQuotesSpider, type DemoSite } from '../../demo/index.js';
 import { defineCommand } from '../command.js';
 import { parseFeedOption } from '../feed-option.js';
-import { parseFeedOptions, runCrawl } from '../run-crawl.js';
+import { parseFeedOptions, runCrawl, withCrawlOptions } from '../run-crawl.js';
 import { UsageError } from '../usage-error.js';
 
 /** Where the demo's items go when neither -o nor -O is given. */
@@ -54,11 +54,9 @@ export const demoCommand = defineCommand<DemoArgs>({
   name: 'demo',
   description: 'Crawl a bundled demo site with the tutorial spider',
   builder: (parser) =>
-    parser
+    withCrawlOptions(parser
       .option('serve', { type: 'boolean', describe: 'only serve the demo site (until Ctrl-C) and print its URL' })
-      .option('port', { type: 'string', requiresArg: true, describe: 'serve the site on this port of 127.0.0.1 (default: a free one)' })
-      .option('o', { type: 'string', array: true, requiresArg: true, describe: 'append scraped items to the end of FILE (use - for stdout)', nargs: 1 })
-      .option('O', { type: 'string', array: true, requiresArg: true, describe: `dump scraped items into FILE, overwriting it (default: ${DEFAULT_DEMO_FEED})`, nargs: 1 }) as never,
+      .option('port', { type: 'string', requiresArg: true, describe: 'serve the site on this port of 127.0.0.1 (default: a free one)' }), { spiderArgs: false, overwriteDefault: DEFAULT_DEMO_FEED }) as never,
   async handler({ args, settings, logBus, logger, stdout, stderr }) {
     const port = parsePort(args.port);
     const given = parseFeedOptions(args);

@@ -1,6 +1,6 @@
 import { loadSpiderFile, spiderName } from '../load-spider-module.js';
 import { defineCommand } from '../command.js';
-import { parseFeedOptions, parseSpiderArgs, runCrawl } from '../run-crawl.js';
+import { parseFeedOptions, parseSpiderArgs, runCrawl, withCrawlOptions } from '../run-crawl.js';
 
 /**
  * `seine runspider <file.ts>`: loads a TypeScript spider file with no build
@@ -12,11 +12,8 @@ export const runspiderCommand = defineCommand<{ file: string; a?: string[]; o?: 
   positionals: '<file>',
   description: 'Run a self-contained spider (without creating a project)',
   builder: (parser) =>
-    parser
-      .positional('file', { type: 'string', describe: 'the spider file (.ts or .js)', demandOption: true })
-      .option('a', { type: 'string', array: true, requiresArg: true, describe: 'set a spider argument (may be repeated)', nargs: 1 })
-      .option('o', { type: 'string', array: true, requiresArg: true, describe: 'append scraped items to the end of FILE (use - for stdout)', nargs: 1 })
-      .option('O', { type: 'string', array: true, requiresArg: true, describe: 'dump scraped items into FILE, overwriting it', nargs: 1 }) as never,
+    withCrawlOptions(parser
+      .positional('file', { type: 'string', describe: 'the spider file (.ts or .js)', demandOption: true })) as never,
   async handler({ args, settings, logBus, cwd, logger }) {
     parseSpiderArgs(args.a ?? []); // a malformed -a fails before anything loads
     const feeds = parseFeedOptions(args); // likewise a bad -o/-O: one line, nothing crawled
