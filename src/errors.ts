@@ -27,3 +27,7 @@ export { SpiderLoadError } from './cli/load-spider-module.js';
 export { LinkExtractorError } from './link-extractor/link-extractor-error.js';
 export { DemoSiteError } from './demo/demo-site.js';
 export { NotInProjectError, ProjectConfigError, SpiderNotFoundError, DuplicateSpiderError, StartProjectError, GenSpiderError } from './project/project-errors.js';
+export { NotViewableResponseError, NoBrowserError } from './shell/view-errors.js';
+export { NoResponseError } from './shell/fetch-once.js';
+export { NoSpiderForUrlError, CallbackNotFoundError, NoMatchingRuleError } from './cli/parse-errors.js';
+export { ShellFetchError, FetchInCrawlError, ShellConsoleError, InspectResponseError } from './shell/shell-errors.js';

@@ -52,12 +52,16 @@ describe('seine with no command', () => {
         'Available commands:',
         '  crawl         Run a spider',
         '  demo          Crawl a bundled demo site with the tutorial spider',
+        '  fetch         Fetch a URL using the seine downloader',
         '  genspider     Generate new spider using pre-defined templates',
         '  list          List available spiders',
+        '  parse         Parse URL (using its spider) and print the results',
         '  runspider     Run a self-contained spider (without creating a project)',
         '  settings      Get settings values',
+        '  shell         Interactive scraping console',
         '  startproject  Create new project',
         '  version       Print seine version',
+        '  view          Open URL in browser, as seen by seine',
         '',
         'Global options:',
         '  -L, --loglevel LEVEL  log level: DEBUG, INFO, WARNING, ERROR or CRITICAL (default: DEBUG)',
@@ -389,7 +393,7 @@ describe('command context', () => {
   });
 
   it('registers only the working commands', () => {
-    expect(COMMANDS.map((command) => command.name)).toEqual(['crawl', 'demo', 'genspider', 'list', 'runspider', 'settings', 'startproject', 'version']);
+    expect(COMMANDS.map((command) => command.name)).toEqual(['crawl', 'demo', 'fetch', 'genspider', 'list', 'parse', 'runspider', 'settings', 'shell', 'startproject', 'version', 'view']);
   });
 });
 

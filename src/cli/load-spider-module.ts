@@ -28,6 +28,7 @@ async function installHooks(): Promise<void> {
   const map = {
     seine: new URL('../index' + ext, import.meta.url).href,
     'seine/operators': new URL('../operators/index' + ext, import.meta.url).href,
+    'seine/shell': new URL('../shell/index' + ext, import.meta.url).href,
   };
   // Registered after tsx, so it runs first: 'seine' maps to the running copy, and a user's .ts
   // file is always an ES module, also where no package.json says "type": "module".

@@ -60,14 +60,22 @@ export function parseFeedOptions(args: CrawlOptionArgs): FeedSpec[] {
   return [...(args.o ?? []).map((value) => parseFeedOption(value, false)), ...(args.O ?? []).map((value) => parseFeedOption(value, true))];
 }
 
-/** Runs the crawl to its end and returns its crawler (its stats, its finish reason). */
-export async function runCrawl({ spiderClass, args, feeds, settings, projectSettings, logBus }: RunCrawlOptions): Promise<CrawlerImpl> {
-  const spiderArgs = parseSpiderArgs(args.a ?? []);
+/**
+ * The CLI's settings a crawl takes at its own 'cmdline' priority (-s, --loglevel, …): the
+ * crawler layers them over the project's settings and the spider's customSettings.
+ */
+export function cmdlineSettings(settings: Settings): Record<string, unknown> {
   const cmdline: Record<string, unknown> = {};
   for (const name of settings.names()) {
     if ((settings.getPriority(name) ?? 0) >= priorityValue('cmdline')) cmdline[name] = settings.getRaw(name);
   }
-  const crawler = new CrawlerImpl(spiderClass, { args: spiderArgs, settings: cmdline, projectSettings, feeds }, logBus);
+  return cmdline;
+}
+
+/** Runs the crawl to its end and returns its crawler (its stats, its finish reason). */
+export async function runCrawl({ spiderClass, args, feeds, settings, projectSettings, logBus }: RunCrawlOptions): Promise<CrawlerImpl> {
+  const spiderArgs = parseSpiderArgs(args.a ?? []);
+  const crawler = new CrawlerImpl(spiderClass, { args: spiderArgs, settings: cmdlineSettings(settings), projectSettings, feeds }, logBus);
   let signals = 0;
   const onSignal = (signal: NodeJS.Signals): void => {
     signals++;

@@ -86,6 +86,11 @@ export class CrawlerImpl implements Crawler {
     this.#events.next(event);
   }
 
+  /** `<Crawler spider='quotes'>` where the shell lists its objects. */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `<Crawler spider='${this.spider.name}'>`;
+  }
+
   /** What the telnet console shows: the engine's state and Scrapy's `est()` rows in seine's terms. */
   get engineAccess(): { engine: object; engineStatus(): ReadonlyArray<readonly [string, string | number | boolean]> } {
     const state = (): EngineState | null => this.#state;

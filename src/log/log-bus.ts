@@ -65,7 +65,31 @@ export class LogBus {
   }
 
   emit(event: LogEvent): void {
-    this.#subject.next(event);
+    if (this.#held !== null) this.#held.push(event);
+    else this.#subject.next(event);
+  }
+
+  #held: LogEvent[] | null = null;
+  #holds = 0;
+
+  /**
+   * Holds every event until the returned function is called, then emits
+   * them in order. inspectResponse holds a crawl's log while its console is
+   * open, so no log line lands in the middle of what the user types.
+   * Holds nest; the events flow again when the last one is released.
+   */
+  hold(): () => void {
+    this.#holds++;
+    this.#held ??= [];
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (--this.#holds > 0) return;
+      const events = this.#held ?? [];
+      this.#held = null;
+      for (const event of events) this.#subject.next(event);
+    };
   }
 
   /** The logger named `name` on this bus; the same object for the same name, like Python's getLogger. */

@@ -181,6 +181,11 @@ export class Settings {
   }
 
   /** From now on every change throws a `FrozenSettingsError`. */
+  /** `<Settings BOT_NAME='tutorial'>` where the shell lists its objects (`settings.get(NAME)` reads one). */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `<Settings BOT_NAME='${String(this.get('BOT_NAME'))}'>`;
+  }
+
   freeze(): void {
     this.#frozen = true;
   }

@@ -5,20 +5,28 @@
 import type { SeineCommand } from '../command.js';
 import { crawlCommand } from './crawl.js';
 import { demoCommand } from './demo.js';
+import { fetchCommand } from './fetch.js';
 import { genspiderCommand } from './genspider.js';
 import { listCommand } from './list.js';
+import { parseCommand } from './parse.js';
 import { runspiderCommand } from './runspider.js';
 import { settingsCommand } from './settings.js';
+import { shellCommand } from './shell.js';
 import { startprojectCommand } from './startproject.js';
 import { versionCommand } from './version.js';
+import { viewCommand } from './view.js';
 
 export const COMMANDS: readonly SeineCommand[] = [
   crawlCommand,
   demoCommand,
+  fetchCommand,
   genspiderCommand,
   listCommand,
+  parseCommand,
   runspiderCommand,
   settingsCommand,
+  shellCommand,
   startprojectCommand,
   versionCommand,
+  viewCommand,
 ];

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Installs from Debian what seine's tests need beyond the npm packages, each
+# only when it is missing, with one line of output per package:
+#   chromium        spec/shell/view-in-chromium.spec.ts opens view()'s file in it
+#   python3-scrapy  Scrapy 2.8, the oracle some tests and benchmarks compare with
+# `npm test` runs this first (the "pretest" script). It always exits 0: a
+# package it cannot install makes the test that needs it fail with a message
+# that says so, and the other tests still run.
+set -u
+
+have_chromium() { command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ]; }
+have_scrapy() { [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import scrapy' >/dev/null 2>&1; }
+
+missing=()
+have_chromium && echo "chromium: already present" || missing+=(chromium)
+have_scrapy && echo "python3-scrapy: already present" || missing+=(python3-scrapy)
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if ! command -v apt-get >/dev/null 2>&1; then
+  wanted=()
+  for package in "${missing[@]}"; do
+    case $package in
+      chromium) wanted+=("Chromium as 'chromium' on PATH") ;;
+      python3-scrapy) wanted+=("Scrapy 2.8 for /usr/bin/python3") ;;
+    esac
+  done
+  echo "install-test-deps: apt-get not found; install by hand: $(IFS=,; echo "${wanted[*]}" | sed 's/,/, /g')"
+  exit 0
+fi
+
+# Root installs directly; otherwise sudo, which may ask for a password only
+# when someone is at a terminal to type it (CI has no standard input).
+as_root=()
+if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1; then
+  if [ -t 0 ]; then as_root=(sudo); else as_root=(sudo -n); fi
+fi
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+apt_install() {
+  "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$1" >"$log" 2>&1
+}
+updated=no
+for package in "${missing[@]}"; do
+  # A machine's package lists may be missing or stale: refresh them once, and only when an install fails without it.
+  if ! apt_install "$package" && [ "$updated" = no ]; then
+    updated=yes
+    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq >"$log" 2>&1 && apt_install "$package"
+  fi
+  if { [ "$package" = chromium ] && have_chromium; } || { [ "$package" = python3-scrapy ] && have_scrapy; }; then
+    echo "$package: installed"
+  else
+    reason=$(grep -E '^(E|W):' "$log" | tail -n 1)
+    echo "$package: could not install${reason:+ ($reason)}; install it by hand: apt-get install $package"
+  fi
+done
+exit 0

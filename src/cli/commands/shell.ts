@@ -1,0 +1,74 @@
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { defineCommand } from '../command.js';
+import { cmdlineSettings } from '../run-crawl.js';
+import { loadSpiders, openProject, requireProject } from '../../project/project.js';
+import { ShellCrawler } from '../../shell/shell-crawler.js';
+import { ShellSession } from '../../shell/shell-session.js';
+import { ShellFetchError } from '../../shell/shell-errors.js';
+import { spiderClassForUrl } from '../../shell/spider-for-url.js';
+import { looksLikeBareFileName, targetUrl } from '../../shell/target-url.js';
+import { chooseConsole } from '../../shell/console/choose-console.js';
+import { runConsole } from '../../shell/console/start-console.js';
+
+/**
+ * `seine shell [target]`: downloads the target (a URL, or a local file
+ * written as a path) through a crawler that stays open, then opens a
+ * console on it — Scrapy's `scrapy shell`. A target that cannot be fetched
+ * ends the command with one line and no console.
+ */
+export const shellCommand = defineCommand<{ target?: string; spider?: string; redirect?: boolean }>({
+  name: 'shell',
+  positionals: '[target]',
+  description: 'Interactive scraping console',
+  builder: (parser) =>
+    parser
+      .positional('target', { type: 'string', describe: 'a URL (quote it), or a local file as ./page.html, ../page.html, /abs/page.html or file:///abs/page.html' })
+      .option('spider', { type: 'string', requiresArg: true, describe: 'use this spider of the project' })
+      // yargs reads `--no-redirect` as `redirect: false`; declared under both names so the help shows the one users type.
+      .option('redirect', { type: 'boolean', hidden: true })
+      .option('no-redirect', { type: 'boolean', describe: 'do not follow HTTP 3xx redirects of the target' }) as never,
+  async handler({ args, settings, logBus, cwd, env }) {
+    const project = await openProject(cwd);
+    const url = args.target === undefined ? null : targetUrl(args.target, cwd);
+    // An unknown console is a mistake to report before anything is downloaded.
+    const kind = chooseConsole({ env: env['SEINE_SHELL'], config: project?.config.sections['settings']?.['shell'] });
+
+    const loader = project === null ? null : await loadSpiders(project);
+    let spiderClass = spiderClassForUrl(loader, url ?? '');
+    if (args.spider !== undefined) {
+      // --spider names a project's spider: outside a project, the usual 'No seine.cfg found' message.
+      spiderClass = (loader ?? (await loadSpiders(await requireProject(cwd)))).load(args.spider).spiderClass;
+    }
+
+    // Scrapy's shell: no periodic "Crawled N pages" lines in the middle of the console.
+    const engine = new ShellCrawler({ spiderClass, settings: cmdlineSettings(settings), projectSettings: { LOGSTATS_INTERVAL: 0, ...project?.settings }, logBus });
+    const session = new ShellSession({
+      crawler: engine.crawler,
+      spider: engine.crawler.spider,
+      shellCrawler: engine,
+      cwd,
+      env,
+      write: (text) => process.stdout.write(text),
+    });
+    try {
+      await engine.open();
+      if (args.target !== undefined) {
+        try {
+          await session.fetch(args.target, { redirect: args.redirect !== false });
+        } catch (error) {
+          if (!(error instanceof ShellFetchError)) throw error;
+          const cause = (error.cause as Error | undefined)?.message ?? error.message;
+          const hint = looksLikeBareFileName(args.target) || existsSync(resolve(cwd, args.target)) ? ` — to open a local file, write it as a path: ./${args.target}` : '';
+          throw new ShellFetchError(`${cause}${hint}`, { cause: error });
+        }
+      }
+      const history = kind === 'ts' ? join(homedir(), '.seine_history') : env['NODE_REPL_HISTORY'] || join(homedir(), '.node_repl_history');
+      await runConsole({ kind, vars: session.vars, banner: session.help(), historyFile: history, pipedBannerOutput: process.stderr });
+    } finally {
+      await engine.close();
+    }
+    return 0;
+  },
+});

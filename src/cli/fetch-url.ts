@@ -1,0 +1,58 @@
+/**
+ * What `seine fetch` and `seine view` share, as Scrapy's view command is its
+ * fetch command with another output: the options, the spider that handles
+ * the URL, and the one-request crawl.
+ */
+import type { Argv } from 'yargs';
+import { loadSpiders, openProject, requireProject } from '../project/project.js';
+import { fetchOnce, type Fetched } from '../shell/fetch-once.js';
+import { shellRequest } from '../shell/shell-request.js';
+import { spiderClassForUrl } from '../shell/spider-for-url.js';
+import { DefaultSpider } from '../shell/default-spider.js';
+import { spiderName, type SpiderClass } from '../spider/spider.js';
+import type { CommandContext } from './command.js';
+import { cmdlineSettings } from './run-crawl.js';
+import { fullUrlArgument } from './url-argument.js';
+
+export interface FetchUrlArgs {
+  url: string;
+  spider?: string;
+  /** false after `--no-redirect`. */
+  redirect?: boolean;
+}
+
+export function withFetchOptions<T>(parser: Argv<T>): Argv<T & FetchUrlArgs> {
+  return parser
+    .positional('url', { type: 'string', describe: 'the full URL to fetch (http://, https:// or file://)', demandOption: true })
+    .option('spider', { type: 'string', requiresArg: true, describe: "use this spider of the project (default: the one whose allowedDomains cover the URL)" })
+    // yargs reads `--no-redirect` as `redirect: false`; the option is declared under both names so
+    // that the help shows the one users type.
+    .option('redirect', { type: 'boolean', hidden: true })
+    .option('no-redirect', { type: 'boolean', describe: 'do not follow 3xx redirects: use the redirect response as it is' }) as unknown as Argv<T & FetchUrlArgs>;
+}
+
+interface SpiderChoice {
+  readonly spiderClass: SpiderClass;
+  readonly projectSettings: Record<string, unknown>;
+}
+
+/** `--spider NAME` from the project, else the project's spider for the URL, else the default spider. */
+async function chooseSpider(url: string, name: string | undefined, cwd: string): Promise<SpiderChoice> {
+  if (name !== undefined) {
+    const project = await requireProject(cwd);
+    return { spiderClass: (await loadSpiders(project)).load(name).spiderClass, projectSettings: { ...project.settings } };
+  }
+  const project = await openProject(cwd);
+  if (project === null) return { spiderClass: DefaultSpider, projectSettings: {} };
+  return { spiderClass: spiderClassForUrl(await loadSpiders(project), url), projectSettings: { ...project.settings } };
+}
+
+/** Downloads the command's URL through a crawl of the chosen spider; a failure throws its one-line error. */
+export async function fetchUrl(context: CommandContext<FetchUrlArgs>, command: string): Promise<Fetched> {
+  const { args, cwd, settings, logBus, logger } = context;
+  const url = fullUrlArgument(args.url, command, cwd);
+  const { spiderClass, projectSettings } = await chooseSpider(url, args.spider, cwd);
+  logger.debug(`Fetching ${url} with the spider '${spiderName(spiderClass) ?? 'default'}'`);
+  const request = shellRequest(url, { redirect: args.redirect !== false, cwd });
+  return fetchOnce(request, { spiderClass, settings: cmdlineSettings(settings), projectSettings, logBus });
+}
