@@ -5,10 +5,10 @@
  * settings and spider.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { TestSite } from '../helpers/site-server.js';
 import { ensureBuilt } from '../cli/fixtures/run-seine.js';
 import { startShellSite } from './fixtures/shell-site.js';
@@ -56,6 +56,25 @@ describe('piped input', () => {
     const run = await runPiped(['shell', site.url('/'), '--nolog'], '1 + 1\nquit()\n2 + 2\n', { cwd: dir, env: env() });
     expect(run.status).toBe(0);
     expect(run.stdout).toBe('2\n');
+  });
+});
+
+describe('the objects and view()', () => {
+  it('view(response) opens the page, with a <base> tag, in the browser BROWSER names, and returns true', async () => {
+    const browser = join(dir, 'browser.sh');
+    const record = join(dir, 'opened.txt');
+    writeFileSync(browser, `#!/bin/sh\necho "$1" > ${record}\n`, { mode: 0o755 });
+    const run = await runPiped(['shell', site.url('/'), '--nolog'], 'view(response)\n', { cwd: dir, env: { ...env(), BROWSER: browser } });
+    expect(run.stdout).toBe('true\n');
+    for (let i = 0; i < 100 && !existsSync(record); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    const opened = readFileSync(record, 'utf8').trim();
+    expect(opened).toMatch(/^file:\/\/.*seine-view-[0-9a-f]+\.html$/);
+    expect(readFileSync(fileURLToPath(opened), 'utf8')).toContain(`<head><base href="${site.url('/')}"><meta charset="utf-8"><title>Home</title>`);
+  });
+
+  it('crawler is the running crawler: its stats count the fetches', async () => {
+    const run = await runPiped(['shell', site.url('/'), '--nolog'], `fetch("${site.url('/target')}")\ncrawler.stats.get("downloader/response_count")\ncrawler.spider === spider\n`, { cwd: dir, env: env() });
+    expect(run.stdout).toBe('2\ntrue\n');
   });
 });
 

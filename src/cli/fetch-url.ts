@@ -31,13 +31,13 @@ export function withFetchOptions<T>(parser: Argv<T>): Argv<T & FetchUrlArgs> {
     .option('no-redirect', { type: 'boolean', describe: 'do not follow 3xx redirects: use the redirect response as it is' }) as unknown as Argv<T & FetchUrlArgs>;
 }
 
-interface SpiderChoice {
+export interface SpiderChoice {
   readonly spiderClass: SpiderClass;
   readonly projectSettings: Record<string, unknown>;
 }
 
-/** `--spider NAME` from the project, else the project's spider for the URL, else the default spider. */
-async function chooseSpider(url: string, name: string | undefined, cwd: string): Promise<SpiderChoice> {
+/** `--spider NAME` from the project, else the project's spider for the URL, else the default spider (also used by `seine shell`). */
+export async function chooseSpider(url: string, name: string | undefined, cwd: string): Promise<SpiderChoice> {
   if (name !== undefined) {
     const project = await requireProject(cwd);
     return { spiderClass: (await loadSpiders(project)).load(name).spiderClass, projectSettings: { ...project.settings } };

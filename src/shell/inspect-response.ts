@@ -8,14 +8,12 @@
  * stopped. Consoles opened by several callbacks at once come one after the
  * other, and the engine stays paused until the last one closes.
  */
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import type { Crawler } from '../core/crawler.js';
 import type { Response } from '../http/response.js';
 import { findProject } from '../project/find-project.js';
 import type { Spider } from '../spider/spider.js';
 import { chooseConsole } from './console/choose-console.js';
-import { runConsole } from './console/start-console.js';
+import { historyFileFor, runConsole } from './console/start-console.js';
 import { InspectResponseError } from './shell-errors.js';
 import { ShellSession } from './shell-session.js';
 
@@ -75,6 +73,6 @@ async function openConsole(response: Response, spider: Spider, crawler: Crawler,
     input: options.input,
     output,
     pipedBannerOutput: process.stderr,
-    historyFile: kind === 'ts' ? join(homedir(), '.seine_history') : env['NODE_REPL_HISTORY'] || join(homedir(), '.node_repl_history'),
+    historyFile: historyFileFor(kind, env),
   });
 }

@@ -1,16 +1,15 @@
 import { existsSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { defineCommand } from '../command.js';
 import { cmdlineSettings } from '../run-crawl.js';
-import { loadSpiders, openProject, requireProject } from '../../project/project.js';
+import { openProject } from '../../project/project.js';
+import { chooseSpider } from '../fetch-url.js';
 import { ShellCrawler } from '../../shell/shell-crawler.js';
 import { ShellSession } from '../../shell/shell-session.js';
 import { ShellFetchError } from '../../shell/shell-errors.js';
-import { spiderClassForUrl } from '../../shell/spider-for-url.js';
 import { looksLikeBareFileName, targetUrl } from '../../shell/target-url.js';
 import { chooseConsole } from '../../shell/console/choose-console.js';
-import { runConsole } from '../../shell/console/start-console.js';
+import { historyFileFor, runConsole } from '../../shell/console/start-console.js';
 
 /**
  * `seine shell [target]`: downloads the target (a URL, or a local file
@@ -35,15 +34,10 @@ export const shellCommand = defineCommand<{ target?: string; spider?: string; re
     // An unknown console is a mistake to report before anything is downloaded.
     const kind = chooseConsole({ env: env['SEINE_SHELL'], config: project?.config.sections['settings']?.['shell'] });
 
-    const loader = project === null ? null : await loadSpiders(project);
-    let spiderClass = spiderClassForUrl(loader, url ?? '');
-    if (args.spider !== undefined) {
-      // --spider names a project's spider: outside a project, the usual 'No seine.cfg found' message.
-      spiderClass = (loader ?? (await loadSpiders(await requireProject(cwd)))).load(args.spider).spiderClass;
-    }
+    const { spiderClass, projectSettings } = await chooseSpider(url ?? '', args.spider, cwd);
 
     // Scrapy's shell: no periodic "Crawled N pages" lines in the middle of the console.
-    const engine = new ShellCrawler({ spiderClass, settings: cmdlineSettings(settings), projectSettings: { LOGSTATS_INTERVAL: 0, ...project?.settings }, logBus });
+    const engine = new ShellCrawler({ spiderClass, settings: cmdlineSettings(settings), projectSettings: { LOGSTATS_INTERVAL: 0, ...projectSettings }, logBus });
     const session = new ShellSession({
       crawler: engine.crawler,
       spider: engine.crawler.spider,
@@ -64,8 +58,7 @@ export const shellCommand = defineCommand<{ target?: string; spider?: string; re
           throw new ShellFetchError(`${cause}${hint}`, { cause: error });
         }
       }
-      const history = kind === 'ts' ? join(homedir(), '.seine_history') : env['NODE_REPL_HISTORY'] || join(homedir(), '.node_repl_history');
-      await runConsole({ kind, vars: session.vars, banner: session.help(), historyFile: history, pipedBannerOutput: process.stderr });
+      await runConsole({ kind, vars: session.vars, banner: session.help(), historyFile: historyFileFor(kind, env), pipedBannerOutput: process.stderr });
     } finally {
       await engine.close();
     }

@@ -11,6 +11,8 @@
  * other — each waits for the one before, fetches included — until the end
  * of input, so the shell can be scripted.
  */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import repl, { type REPLServer } from 'node:repl';
 import { inspect } from 'node:util';
@@ -45,6 +47,12 @@ function withoutPrompts(output: NodeJS.WritableStream): NodeJS.WritableStream {
     if (!/^(?:\.+ ?)?$/.test(text)) output.write(text);
   });
   return filtered;
+}
+
+/** `ts` keeps its history in ~/.seine_history; `node` where the Node REPL keeps its own. */
+export function historyFileFor(kind: ConsoleKind, env: Readonly<Record<string, string | undefined>>): string {
+  if (kind === 'ts') return join(homedir(), '.seine_history');
+  return env['NODE_REPL_HISTORY'] || join(homedir(), '.node_repl_history');
 }
 
 type EvalCallback = (error: Error | null, result?: unknown) => void;
