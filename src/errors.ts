@@ -30,4 +30,4 @@ export { NotInProjectError, ProjectConfigError, SpiderNotFoundError, DuplicateSp
 export { NotViewableResponseError, NoBrowserError } from './shell/view-errors.js';
 export { NoResponseError } from './shell/fetch-once.js';
 export { NoSpiderForUrlError, CallbackNotFoundError, NoMatchingRuleError } from './cli/parse-errors.js';
-export { ShellFetchError, FetchInCrawlError, ShellConsoleError, InspectResponseError } from './shell/shell-errors.js';
+export { ShellFetchError, FetchInCrawlError, ShellConsoleError, InspectResponseError, ShellUsageError } from './shell/shell-errors.js';

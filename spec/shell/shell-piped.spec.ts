@@ -72,6 +72,14 @@ describe('the objects and view()', () => {
     expect(readFileSync(fileURLToPath(opened), 'utf8')).toContain(`<head><base href="${site.url('/')}"><meta charset="utf-8"><title>Home</title>`);
   });
 
+  it('fetch(42) and view() before any fetch say what they need, without a stack', async () => {
+    const run = await runPiped(['shell', '--nolog'], 'fetch(42)\nview()\n', { cwd: dir, env: env() });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('ShellUsageError: fetch() takes a URL (a string) or a seine.Request');
+    expect(run.stdout).toContain('ShellUsageError: view() shows a response: fetch a page first');
+    expect(run.stdout).not.toContain('    at ');
+  });
+
   it('crawler is the running crawler: its stats count the fetches', async () => {
     const run = await runPiped(['shell', site.url('/'), '--nolog'], `fetch("${site.url('/target')}")\ncrawler.stats.get("downloader/response_count")\ncrawler.spider === spider\n`, { cwd: dir, env: env() });
     expect(run.stdout).toBe('2\ntrue\n');

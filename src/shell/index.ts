@@ -3,4 +3,4 @@
  * middle of a crawl (`await inspectResponse(response, this)`).
  */
 export { inspectResponse, type InspectOptions } from './inspect-response.js';
-export { ShellFetchError, FetchInCrawlError, ShellConsoleError, InspectResponseError } from './shell-errors.js';
+export { ShellFetchError, FetchInCrawlError, ShellConsoleError, InspectResponseError, ShellUsageError } from './shell-errors.js';

@@ -34,3 +34,11 @@ export class InspectResponseError extends SeineError {
     super(InspectResponseError.code, message);
   }
 }
+
+/** A shell shortcut was called with something it cannot use (`fetch(42)`, `view()` before any fetch). */
+export class ShellUsageError extends SeineError {
+  static readonly code = 'SEINE_SHELL_USAGE';
+  constructor(message: string) {
+    super(ShellUsageError.code, message);
+  }
+}

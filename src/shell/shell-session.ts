@@ -13,7 +13,7 @@ import type { Spider } from '../spider/spider.js';
 import { helpText } from './help-text.js';
 import { openInBrowser } from './open-in-browser.js';
 import type { ShellCrawler } from './shell-crawler.js';
-import { FetchInCrawlError, ShellFetchError } from './shell-errors.js';
+import { FetchInCrawlError, ShellFetchError, ShellUsageError } from './shell-errors.js';
 import { shellRequest } from './shell-request.js';
 
 export interface ShellSessionOptions {
@@ -30,6 +30,12 @@ export interface ShellSessionOptions {
 export interface FetchOptions {
   /** Follow redirects (default true); `false` keeps the 3xx response. */
   readonly redirect?: boolean;
+}
+
+// Duck-typed: a response made by a project's own copy of seine is as good (NOTES.md).
+function isResponse(value: unknown): value is Response {
+  const r = value as Partial<Response> | null;
+  return typeof r === 'object' && r !== null && typeof r.url === 'string' && typeof r.status === 'number' && Buffer.isBuffer(r.body);
 }
 
 export class ShellSession {
@@ -54,7 +60,10 @@ export class ShellSession {
           options.write(`${error.name}: ${error.message}\n`);
         }
       },
-      view: (response: Response = this.vars['response'] as Response) => openInBrowser(response, { env: options.env }),
+      view: (response: Response | null = this.vars['response'] as Response | null) => {
+        if (!isResponse(response)) throw new ShellUsageError('view() shows a response: fetch a page first, or pass one, e.g. view(response)');
+        return openInBrowser(response, { env: options.env });
+      },
       shelp: () => {
         options.write(`${this.help()}\n`);
       },
@@ -90,7 +99,7 @@ export class ShellSession {
     const engine = this.options.shellCrawler;
     if (engine === undefined) throw new FetchInCrawlError();
     if (!isRequest(target) && typeof target !== 'string') {
-      throw new TypeError('fetch() takes a URL (a string) or a seine.Request, e.g. fetch("https://example.com/") or fetch(request.replace({ method: "POST" }))');
+      throw new ShellUsageError('fetch() takes a URL (a string) or a seine.Request, e.g. fetch("https://example.com/") or fetch(request.replace({ method: "POST" }))');
     }
     const request = shellRequest(target, { redirect: options.redirect, cwd: this.options.cwd });
     const response = await engine.fetch(request);
