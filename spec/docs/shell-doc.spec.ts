@@ -62,6 +62,14 @@ describe('docs/shell.md', () => {
     }
   }, 30_000);
 
+  it('the -c example prints what the page shows', async () => {
+    const example = blocks().find((b) => b.includes(' -c '))!;
+    const [command, ...shown] = onOurSite(example).trimEnd().split('\n');
+    const line = command!.replace(/^\$ seine /, `node ${join(ROOT, 'bin', 'seine.js')} `);
+    const { stdout } = await promisify(execFile)('bash', ['-c', line], { cwd: home, env: { ...process.env, HOME: home }, encoding: 'utf8' });
+    expect(stdout.trimEnd().split('\n')).toEqual(shown);
+  }, 30_000);
+
   it('the scripted session prints what the page shows', async () => {
     const script = blocks().find((b) => b.startsWith('$ printf'))!;
     const lines = onOurSite(script).trimEnd().split('\n');

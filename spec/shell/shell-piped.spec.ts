@@ -59,6 +59,22 @@ describe('piped input', () => {
   });
 });
 
+describe('-c CODE', () => {
+  it('evaluates the code, prints its result (a string as it is) and exits 0', async () => {
+    const run = await runPiped(['shell', site.url('/'), '--nolog', '-c', 'response.css("title::text").get()'], '', { cwd: dir, env: env() });
+    expect(run).toMatchObject({ status: 0, stdout: 'Home\n' });
+    expect(run.stderr).toBe('');
+    const typed = await runPiped(['shell', site.url('/'), '--nolog', '-c', `fetch("${site.url('/target')}"); const n: number = response.status; n`], '', { cwd: dir, env: env() });
+    expect(typed).toMatchObject({ status: 0, stdout: '200\n' });
+  });
+
+  it('exits 1 when the code fails, with the error on one line', async () => {
+    const run = await runPiped(['shell', site.url('/'), '--nolog', '-c', 'response.css("p")[5]'], '', { cwd: dir, env: env() });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe('Uncaught IndexError: list index out of range\n');
+  });
+});
+
 describe('the objects and view()', () => {
   it('view(response) opens the page, with a <base> tag, in the browser BROWSER names, and returns true', async () => {
     const browser = join(dir, 'browser.sh');

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { Readable } from 'node:stream';
 import { defineCommand } from '../command.js';
 import { cmdlineSettings } from '../run-crawl.js';
 import { openProject } from '../../project/project.js';
@@ -17,7 +18,7 @@ import { historyFileFor, runConsole } from '../../shell/console/start-console.js
  * console on it — Scrapy's `scrapy shell`. A target that cannot be fetched
  * ends the command with one line and no console.
  */
-export const shellCommand = defineCommand<{ target?: string; spider?: string; redirect?: boolean }>({
+export const shellCommand = defineCommand<{ target?: string; spider?: string; redirect?: boolean; c?: string }>({
   name: 'shell',
   positionals: '[target]',
   description: 'Interactive scraping console',
@@ -25,6 +26,7 @@ export const shellCommand = defineCommand<{ target?: string; spider?: string; re
     parser
       .positional('target', { type: 'string', describe: 'a URL (quote it), or a local file as ./page.html, ../page.html, /abs/page.html or file:///abs/page.html' })
       .option('spider', { type: 'string', requiresArg: true, describe: 'use this spider of the project' })
+      .option('c', { type: 'string', requiresArg: true, describe: 'evaluate CODE in the shell, print the result and exit (1 if it fails)' })
       // yargs reads `--no-redirect` as `redirect: false`; declared under both names so the help shows the one users type.
       .option('redirect', { type: 'boolean', hidden: true })
       .option('no-redirect', { type: 'boolean', describe: 'do not follow HTTP 3xx redirects of the target' }) as never,
@@ -57,6 +59,11 @@ export const shellCommand = defineCommand<{ target?: string; spider?: string; re
           const hint = looksLikeBareFileName(args.target) || existsSync(resolve(cwd, args.target)) ? ` — to open a local file, write it as a path: ./${args.target}` : '';
           throw new ShellFetchError(`${cause}${hint}`, { cause: error });
         }
+      }
+      if (args.c !== undefined) {
+        // Scrapy's `-c`: the code, evaluated as console input, its result printed (a string as it is).
+        const { errors } = await runConsole({ kind, vars: session.vars, banner: null, input: Readable.from([`${args.c}\n`]), historyFile: null, plainStrings: true });
+        return errors === 0 ? 0 : 1;
       }
       await runConsole({ kind, vars: session.vars, banner: session.help(), historyFile: historyFileFor(kind, env), pipedBannerOutput: process.stderr });
     } finally {

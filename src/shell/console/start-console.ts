@@ -25,8 +25,10 @@ export interface ConsoleOptions {
   readonly kind: ConsoleKind;
   /** The shell's objects; the console reads and writes them through (so fetch's updates show). */
   readonly vars: Record<string, unknown>;
-  /** Printed before the first prompt (the `[s]` lines). */
-  readonly banner: string;
+  /** Printed before the first prompt (the `[s]` lines); null for none (`seine shell -c`). */
+  readonly banner: string | null;
+  /** Print a string result as it is, without quotes (`seine shell -c`, like Scrapy's print()). */
+  readonly plainStrings?: boolean;
   readonly input?: NodeJS.ReadableStream & { isTTY?: boolean };
   readonly output?: NodeJS.WritableStream & { isTTY?: boolean };
   /** Where the banner goes when the input is piped (stderr, so stdout carries only results). */
@@ -112,15 +114,20 @@ function exposeVars(server: REPLServer, vars: Record<string, unknown>): void {
   Object.defineProperty(server.context, 'exit', { value: leave, writable: true, configurable: true });
 }
 
+export interface ConsoleOutcome {
+  /** Inputs that ended in an error (a syntax error, an exception, a rejected await). */
+  readonly errors: number;
+}
+
 /** Opens the console; resolves when the user leaves it (Ctrl-D, quit(), exit(), .exit, end of input). */
-export async function runConsole(options: ConsoleOptions): Promise<void> {
+export async function runConsole(options: ConsoleOptions): Promise<ConsoleOutcome> {
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
   const terminal = input.isTTY === true && output.isTTY === true;
   const feed = terminal ? null : new PassThrough();
   const replOutput = terminal ? output : withoutPrompts(output);
 
-  (terminal ? output : options.pipedBannerOutput ?? output).write(`${options.banner}\n`);
+  if (options.banner !== null) (terminal ? output : options.pipedBannerOutput ?? output).write(`${options.banner}\n`);
   const server = repl.start({
     prompt: terminal ? (options.kind === 'ts' ? 'seine> ' : '> ') : '',
     input: feed ?? input,
@@ -129,8 +136,12 @@ export async function runConsole(options: ConsoleOptions): Promise<void> {
     useColors: terminal,
     ignoreUndefined: true,
     preview: false,
-    writer: (value: unknown) => seineErrorLine(value) ?? inspect(value, { colors: terminal, showProxy: false, depth: 4 }),
+    writer: (value: unknown) =>
+      options.plainStrings === true && typeof value === 'string' ? value : seineErrorLine(value) ?? inspect(value, { colors: terminal, showProxy: false, depth: 4 }),
   });
+  // Every error the REPL reports passes its domain (thrown, rejected, syntax): count them for the exit status of `-c`.
+  let errors = 0;
+  (server as unknown as { _domain?: NodeJS.EventEmitter })._domain?.on('error', () => errors++);
   installEval(server, options.kind, output);
   exposeVars(server, options.vars);
   // The REPL closes on the next tick; piped lines after quit() must not be evaluated meanwhile.
@@ -170,4 +181,5 @@ export async function runConsole(options: ConsoleOptions): Promise<void> {
   await closed;
   if (terminal) (input as NodeJS.ReadStream).setRawMode?.(false);
   input.pause();
+  return { errors };
 }
