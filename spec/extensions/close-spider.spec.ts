@@ -6,7 +6,7 @@ import { CloseSpider } from '../../src/extensions/close-spider.js';
 import { Request } from '../../src/http/request.js';
 import { SettingsError } from '../../src/settings/settings-error.js';
 import { Spider } from '../../src/spider/spider.js';
-import { fakeCrawler } from './fake-crawler.js';
+import { fakeCrawler } from '../helpers/fake-crawler.js';
 
 const request = new Request('http://a/');
 const response = {} as never;
@@ -111,37 +111,37 @@ describe('CloseSpider timeout', () => {
 
 describe('CloseSpider.fromCrawler', () => {
   it("counts the crawler's events and calls crawler.close", () => {
-    const { crawler, closed: reasons } = fakeCrawler({ CLOSESPIDER_PAGECOUNT: '2' });
+    const crawler = fakeCrawler({ CLOSESPIDER_PAGECOUNT: '2' });
     CloseSpider.fromCrawler(crawler);
     crawler.emit(opened);
     crawler.emit(page);
     crawler.emit(page);
     crawler.emit(page);
-    expect(reasons).toEqual(['closespider_pagecount']);
+    expect(crawler.closed).toEqual(['closespider_pagecount']);
   });
 
   it('stops counting at spider_closed', () => {
-    const { crawler, closed: reasons } = fakeCrawler({ CLOSESPIDER_ITEMCOUNT: 1 });
+    const crawler = fakeCrawler({ CLOSESPIDER_ITEMCOUNT: 1 });
     const extension = CloseSpider.fromCrawler(crawler);
     extension.closeSpider();
     crawler.emit(item);
-    expect(reasons).toEqual([]);
+    expect(crawler.closed).toEqual([]);
   });
 
   it('reads CLOSESPIDER_TIMEOUT as seconds, fractions included', () => {
     const scheduler = testScheduler();
-    const { crawler, closed: reasons } = fakeCrawler({ CLOSESPIDER_TIMEOUT: '0.25' });
+    const crawler = fakeCrawler({ CLOSESPIDER_TIMEOUT: '0.25' });
     const at: number[] = [];
     scheduler.run(() => {
       CloseSpider.fromCrawler({ ...crawler, close: (reason) => { at.push(scheduler.now()); crawler.close(reason); } }, { scheduler });
       crawler.emit(opened);
     });
-    expect(reasons).toEqual(['closespider_timeout']);
+    expect(crawler.closed).toEqual(['closespider_timeout']);
     expect(at).toEqual([250]);
   });
 
   it('is off (NotConfigured) when every CLOSESPIDER_* setting is 0', () => {
-    expect(() => CloseSpider.fromCrawler(fakeCrawler().crawler)).toThrow(NotConfigured);
+    expect(() => CloseSpider.fromCrawler(fakeCrawler())).toThrow(NotConfigured);
   });
 
   it.each([
@@ -150,7 +150,7 @@ describe('CloseSpider.fromCrawler', () => {
     ['CLOSESPIDER_ERRORCOUNT', -1],
     ['CLOSESPIDER_TIMEOUT', -1],
   ])('rejects %s=%j, saying 0 turns the limit off', (name, value) => {
-    const { crawler } = fakeCrawler({ [name]: value });
+    const crawler = fakeCrawler({ [name]: value });
     expect(() => CloseSpider.fromCrawler(crawler)).toThrow(SettingsError);
     expect(() => CloseSpider.fromCrawler(crawler)).toThrow(
       `Setting ${name} must be at least 0, got -1 (from -s ${name}=-1): use 0 to turn this limit off`,

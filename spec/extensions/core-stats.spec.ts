@@ -3,11 +3,11 @@ import { CoreStats } from '../../src/extensions/core-stats.js';
 import { Request } from '../../src/http/request.js';
 import { Spider } from '../../src/spider/spider.js';
 import { MemoryStatsCollector } from '../../src/stats/memory-stats-collector.js';
-import { fakeCrawler } from './fake-crawler.js';
+import { fakeCrawler } from '../helpers/fake-crawler.js';
 
 describe('CoreStats', () => {
   it("records core stats from the crawler's events until spider_closed", () => {
-    const { crawler, stats } = fakeCrawler();
+    const crawler = fakeCrawler();
     CoreStats.fromCrawler(crawler);
     const response = {} as never;
     crawler.emit({ type: 'spider_opened', spider: new Spider() });
@@ -15,7 +15,7 @@ describe('CoreStats', () => {
     crawler.emit({ type: 'item_scraped', item: {}, response });
     crawler.emit({ type: 'spider_closed', reason: 'finished' });
     crawler.emit({ type: 'item_scraped', item: {}, response });
-    const all = stats.getAll();
+    const all = crawler.stats.getAll();
     expect(Object.keys(all).sort()).toEqual([
       'elapsed_time_seconds',
       'finish_reason',

@@ -5,7 +5,7 @@ import { LogStats, logStatsLine, sampleLogStats } from '../../src/extensions/log
 import { LogBus } from '../../src/log/index.js';
 import { SettingsError } from '../../src/settings/settings-error.js';
 import { MemoryStatsCollector } from '../../src/stats/memory-stats-collector.js';
-import { fakeCrawler } from './fake-crawler.js';
+import { fakeCrawler } from '../helpers/fake-crawler.js';
 
 const testScheduler = (): TestScheduler => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 
@@ -65,24 +65,24 @@ describe('LogStats', () => {
 
   it('computes rates per minute from a shorter LOGSTATS_INTERVAL', () => {
     const scheduler = testScheduler();
-    const { crawler, stats, logs } = fakeCrawler({ LOGSTATS_INTERVAL: '10' });
+    const crawler = fakeCrawler({ LOGSTATS_INTERVAL: '10' });
     scheduler.run(() => {
       const extension = LogStats.fromCrawler(crawler, { scheduler });
       expect(extension.intervalSeconds).toBe(10);
       extension.start();
-      scheduler.schedule(() => stats.inc('response_received_count', 2), 5_000);
+      scheduler.schedule(() => crawler.stats.inc('response_received_count', 2), 5_000);
       scheduler.schedule(() => extension.stop(), 15_000);
     });
-    expect(logs.map((event) => [event.logger, event.level, event.message])).toEqual([
+    expect(crawler.logs.map((event) => [event.logger, event.level, event.message])).toEqual([
       ['seine.extensions.logstats', 'INFO', 'Crawled 0 pages (at 0 pages/min), scraped 0 items (at 0 items/min)'],
       ['seine.extensions.logstats', 'INFO', 'Crawled 2 pages (at 12 pages/min), scraped 0 items (at 0 items/min)'],
     ]);
   });
 
   it('is off (NotConfigured) with LOGSTATS_INTERVAL=0, and rejects a negative interval', () => {
-    expect(() => LogStats.fromCrawler(fakeCrawler({ LOGSTATS_INTERVAL: 0 }).crawler)).toThrow(NotConfigured);
-    expect(() => LogStats.fromCrawler(fakeCrawler({ LOGSTATS_INTERVAL: -5 }).crawler)).toThrow(SettingsError);
-    expect(() => LogStats.fromCrawler(fakeCrawler({ LOGSTATS_INTERVAL: -5 }).crawler)).toThrow(
+    expect(() => LogStats.fromCrawler(fakeCrawler({ LOGSTATS_INTERVAL: 0 }))).toThrow(NotConfigured);
+    expect(() => LogStats.fromCrawler(fakeCrawler({ LOGSTATS_INTERVAL: -5 }))).toThrow(SettingsError);
+    expect(() => LogStats.fromCrawler(fakeCrawler({ LOGSTATS_INTERVAL: -5 }))).toThrow(
       'Setting LOGSTATS_INTERVAL must be at least 0, got -5 (from -s LOGSTATS_INTERVAL=-5): it is the number of seconds between two LogStats lines; use 0 to turn them off',
     );
     expect(() => new LogStats({ stats: new MemoryStatsCollector(), intervalSeconds: 0 })).toThrow(
@@ -91,6 +91,6 @@ describe('LogStats', () => {
   });
 
   it('uses LOGSTATS_INTERVAL=60 by default', () => {
-    expect(LogStats.fromCrawler(fakeCrawler().crawler).intervalSeconds).toBe(60);
+    expect(LogStats.fromCrawler(fakeCrawler()).intervalSeconds).toBe(60);
   });
 });

@@ -4,7 +4,8 @@ import { Request } from '../../src/http/request.js';
 import { Response } from '../../src/http/response.js';
 import { LogBus } from '../../src/log/index.js';
 import { RobotsCache, originOf } from '../../src/robots/robots-cache.js';
-import { MemoryStats, collectLogs } from '../middlewares/spider/crawl-fixture.js';
+import { MemoryStatsCollector } from '../../src/stats/memory-stats-collector.js';
+import { recordLogs, type LogRecord } from '../helpers/fake-crawler.js';
 import { downloader, startSite, type LocalSite } from './local-site.js';
 
 const UA = 'seine/0.1 (+https://www.npmjs.com/package/seine)';
@@ -17,11 +18,11 @@ User-agent: seine
 Disallow: /admin
 `;
 
-function setup(download = downloader()): { cache: RobotsCache; stats: MemoryStats; logs: string[] } {
-  const stats = new MemoryStats();
+function setup(download = downloader()): { cache: RobotsCache; stats: MemoryStatsCollector; log: LogRecord } {
+  const stats = new MemoryStatsCollector();
   const logBus = new LogBus();
-  const logs = collectLogs(logBus);
-  return { cache: new RobotsCache({ download, stats, logBus }), stats, logs };
+  const log = recordLogs(logBus);
+  return { cache: new RobotsCache({ download, stats, logBus }), stats, log };
 }
 
 describe('RobotsCache against a local site', () => {
@@ -56,7 +57,7 @@ describe('RobotsCache against a local site', () => {
     expect(await cache.allowed(new Request(`${site.origin}/doc.pdf?download=1`), 'otherbot/1.0')).toBe(true);
     expect(await cache.allowed(new Request(`${site.origin}/search?lang=en&q=x`), 'otherbot/1.0')).toBe(false);
     expect(site.hits.get('/robots.txt')).toBe(1);
-    expect(stats.values).toEqual({ 'robotstxt/request_count': 1, 'robotstxt/response_count': 1, 'robotstxt/response_status_count/200': 1 });
+    expect(stats.getAll()).toEqual({ 'robotstxt/request_count': 1, 'robotstxt/response_count': 1, 'robotstxt/response_status_count/200': 1 });
   });
 
   it('fetches each origin\'s own robots.txt', async () => {
@@ -69,24 +70,24 @@ describe('RobotsCache against a local site', () => {
     ]);
     expect(answers).toEqual([false, true, false]);
     expect((other.hits.get('/robots.txt') ?? 0) - before).toBe(1);
-    expect(stats.values['robotstxt/request_count']).toBe(2);
+    expect(stats.get('robotstxt/request_count')).toBe(2);
   });
 
   it('allows everything when robots.txt is a 404, whatever its body, and logs nothing', async () => {
-    const { cache, stats, logs } = setup();
+    const { cache, stats, log } = setup();
     expect(await cache.allowed(new Request(`${notFound.origin}/anything`), UA)).toBe(true);
-    expect(stats.values).toEqual({ 'robotstxt/request_count': 1, 'robotstxt/response_count': 1, 'robotstxt/response_status_count/404': 1 });
-    expect(logs).toEqual([]);
+    expect(stats.getAll()).toEqual({ 'robotstxt/request_count': 1, 'robotstxt/response_count': 1, 'robotstxt/response_status_count/404': 1 });
+    expect(log.textLines()).toEqual([]);
   });
 
   it('allows everything when robots.txt answers 500', async () => {
     const { cache, stats } = setup();
     expect(await cache.allowed(new Request(`${failing.origin}/anything`), UA)).toBe(true);
-    expect(stats.values).toEqual({ 'robotstxt/request_count': 1, 'robotstxt/response_count': 1, 'robotstxt/response_status_count/500': 1 });
+    expect(stats.getAll()).toEqual({ 'robotstxt/request_count': 1, 'robotstxt/response_count': 1, 'robotstxt/response_status_count/500': 1 });
   });
 
   it('allows everything when robots.txt times out, logging the error once', async () => {
-    const { cache, stats, logs } = setup(downloader(100));
+    const { cache, stats, log } = setup(downloader(100));
     const started = Date.now();
     const answers = await Promise.all([
       cache.allowed(new Request(`${hanging.origin}/a`), UA),
@@ -96,20 +97,20 @@ describe('RobotsCache against a local site', () => {
     expect(await cache.allowed(new Request(`${hanging.origin}/c`), UA)).toBe(true);
     expect(Date.now() - started).toBeLessThan(1500);
     expect(hanging.hits.get('/robots.txt')).toBe(1);
-    expect(logs).toEqual([
+    expect(log.textLines()).toEqual([
       `ERROR [seine.downloadermiddlewares.robotstxt] Error downloading <GET ${hanging.origin}/robots.txt>: Getting ${hanging.origin}/robots.txt took longer than 0.1 seconds.`,
     ]);
-    expect(stats.values).toEqual({ 'robotstxt/request_count': 1, 'robotstxt/exception_count/DownloadTimeoutError': 1 });
+    expect(stats.getAll()).toEqual({ 'robotstxt/request_count': 1, 'robotstxt/exception_count/DownloadTimeoutError': 1 });
   });
 
   it('allows everything when the connection is refused', async () => {
     const closed = await startSite({});
     await closed.close();
-    const { cache, stats, logs } = setup();
+    const { cache, stats, log } = setup();
     expect(await cache.allowed(new Request(`${closed.origin}/a`), UA)).toBe(true);
-    expect(logs).toHaveLength(1);
-    expect(logs[0]).toMatch(new RegExp(`^ERROR \\[seine\\.downloadermiddlewares\\.robotstxt\\] Error downloading <GET ${closed.origin}/robots\\.txt>: `));
-    expect(stats.values['robotstxt/exception_count/TypeError']).toBe(1);
+    expect(log.textLines()).toHaveLength(1);
+    expect(log.textLines()[0]).toMatch(new RegExp(`^ERROR \\[seine\\.downloadermiddlewares\\.robotstxt\\] Error downloading <GET ${closed.origin}/robots\\.txt>: `));
+    expect(stats.get('robotstxt/exception_count/TypeError')).toBe(1);
   });
 });
 
@@ -127,16 +128,16 @@ describe('RobotsCache with a download function', () => {
   });
 
   it('treats a dropped robots.txt request (IgnoreRequest) as allow-all without logging', async () => {
-    const { cache, stats, logs } = setup(() => Promise.reject(new IgnoreRequest('Forbidden')));
+    const { cache, stats, log } = setup(() => Promise.reject(new IgnoreRequest('Forbidden')));
     expect(await cache.allowed(new Request('http://example.com/a'), UA)).toBe(true);
-    expect(logs).toEqual([]);
-    expect(stats.values).toEqual({ 'robotstxt/request_count': 1 });
+    expect(log.textLines()).toEqual([]);
+    expect(stats.getAll()).toEqual({ 'robotstxt/request_count': 1 });
   });
 
   it('treats a robots.txt that is not UTF-8 as empty, with a warning', async () => {
-    const { cache, logs } = setup(async (request) => new Response({ url: request.url, body: Buffer.from([0x55, 0x73, 0x65, 0xff, 0xfe, 0x0a]), request }));
+    const { cache, log } = setup(async (request) => new Response({ url: request.url, body: Buffer.from([0x55, 0x73, 0x65, 0xff, 0xfe, 0x0a]), request }));
     expect(await cache.allowed(new Request('http://example.com/a'), UA)).toBe(true);
-    expect(logs).toEqual([
+    expect(log.textLines()).toEqual([
       'WARNING [seine.robotstxt] Failure while parsing robots.txt. File either contains garbage or is in an encoding other than UTF-8, treating it as an empty file.',
     ]);
   });
@@ -162,15 +163,15 @@ describe('RobotsCache with a download function', () => {
     expect(await cache.allowed(new Request('data:text/plain,hi'), UA)).toBe(true);
     expect(await cache.allowed(new Request('file:///etc/hosts'), UA)).toBe(true);
     expect(cache.allowedNow(new Request('ftp://example.com/x'), UA)).toBe(true);
-    expect(stats.values).toEqual({});
+    expect(stats.getAll()).toEqual({});
   });
 
   it('counts a download function that throws synchronously as a failed download', async () => {
-    const { cache, logs } = setup(() => {
+    const { cache, log } = setup(() => {
       throw new RangeError('bad');
     });
     expect(await cache.allowed(new Request('http://example.com/a'), UA)).toBe(true);
-    expect(logs).toEqual(['ERROR [seine.downloadermiddlewares.robotstxt] Error downloading <GET http://example.com/robots.txt>: bad']);
+    expect(log.textLines()).toEqual(['ERROR [seine.downloadermiddlewares.robotstxt] Error downloading <GET http://example.com/robots.txt>: bad']);
   });
 });
 

@@ -4,7 +4,7 @@ import { Request } from '../../src/http/request.js';
 import { Response } from '../../src/http/response.js';
 import { RobotsCache } from '../../src/robots/robots-cache.js';
 import { RobotsTxtMiddleware, createRobots } from '../../src/robots/robots-txt-middleware.js';
-import { fakeCrawler } from '../middlewares/spider/crawl-fixture.js';
+import { fakeCrawler } from '../helpers/fake-crawler.js';
 import { downloader, startSite, type LocalSite } from './local-site.js';
 
 const ROBOTS = `User-agent: *
@@ -46,11 +46,11 @@ describe('RobotsTxtMiddleware', () => {
     expect(await rejection(middleware.processRequest(new Request(`${site.origin}/data.json`), crawler.spider))).toBeInstanceOf(IgnoreRequest);
     expect(await rejection(middleware.processRequest(new Request(`${site.origin}/data.json?x=1`), crawler.spider))).toBeUndefined();
     expect(await rejection(middleware.processRequest(new Request(`${site.origin}/public`), crawler.spider))).toBeUndefined();
-    expect(crawler.logs).toEqual([
+    expect(crawler.textLines()).toEqual([
       `DEBUG [seine.downloadermiddlewares.robotstxt] Forbidden by robots.txt: <GET ${site.origin}/private/page>`,
       `DEBUG [seine.downloadermiddlewares.robotstxt] Forbidden by robots.txt: <GET ${site.origin}/data.json>`,
     ]);
-    expect(crawler.stats.values).toEqual({
+    expect(crawler.stats.getAll()).toEqual({
       'robotstxt/request_count': 1,
       'robotstxt/response_count': 1,
       'robotstxt/response_status_count/200': 1,
@@ -95,8 +95,8 @@ describe('RobotsTxtMiddleware', () => {
       const crawler = fakeCrawler({ ROBOTSTXT_OBEY: true });
       const middleware = RobotsTxtMiddleware.fromCrawler(crawler, downloader());
       await middleware.processRequest(new Request(`${empty.origin}/private`));
-      expect(crawler.logs).toEqual([]);
-      expect(crawler.stats.values['robotstxt/response_status_count/404']).toBe(1);
+      expect(crawler.textLines()).toEqual([]);
+      expect(crawler.stats.get('robotstxt/response_status_count/404')).toBe(1);
     } finally {
       await empty.close();
     }
@@ -146,7 +146,7 @@ describe('createRobots', () => {
     const robots = createRobots(crawler, download)!;
     expect(await robots.allowed(new Request('http://example.com/no'))).toBe(false);
     expect(await robots.allowed(new Request('http://example.com/yes'))).toBe(true);
-    expect(crawler.logs).toEqual(['DEBUG [seine.downloadermiddlewares.robotstxt] Forbidden by robots.txt: <GET http://example.com/no>']);
-    expect(crawler.stats.values['robotstxt/forbidden']).toBe(1);
+    expect(crawler.textLines()).toEqual(['DEBUG [seine.downloadermiddlewares.robotstxt] Forbidden by robots.txt: <GET http://example.com/no>']);
+    expect(crawler.stats.get('robotstxt/forbidden')).toBe(1);
   });
 });

@@ -8,7 +8,7 @@ import { Scheduler } from '../../src/scheduler/scheduler.js';
 import { SettingsError } from '../../src/settings/settings-error.js';
 import { MemoryStatsCollector } from '../../src/stats/memory-stats-collector.js';
 import { DownloadSlots } from '../../src/throttle/download-slots.js';
-import { fakeCrawler } from '../extensions/fake-crawler.js';
+import { fakeCrawler } from '../helpers/fake-crawler.js';
 
 const byUrl = (request: Request): string => `${request.method} ${request.url}`;
 
@@ -141,32 +141,32 @@ describe('Scheduler.fromCrawler', () => {
   };
 
   it('is LIFO with the defaults, counts into the crawler stats and logs under seine.dupefilters', () => {
-    const { crawler, stats, logs } = fakeCrawler();
+    const crawler = fakeCrawler();
     const scheduler = Scheduler.fromCrawler(crawler, { fingerprint: byUrl });
     expect(crawlTree(scheduler)).toEqual(['http://a/3', 'http://a/2', 'http://a/1']);
     scheduler.enqueue(new Request('http://a/1'));
-    expect(stats.get('scheduler/enqueued/memory')).toBe(3);
-    expect(stats.get('dupefilter/filtered')).toBe(1);
-    expect(logs.map((event) => event.logger)).toEqual(['seine.dupefilters']);
+    expect(crawler.stats.get('scheduler/enqueued/memory')).toBe(3);
+    expect(crawler.stats.get('dupefilter/filtered')).toBe(1);
+    expect(crawler.logs.map((event) => event.logger)).toEqual(['seine.dupefilters']);
   });
 
   it.each(['FifoMemoryQueue', 'scrapy.squeues.FifoMemoryQueue', 'fifo'])('is FIFO with SCHEDULER_MEMORY_QUEUE=%s', (name) => {
-    const { crawler } = fakeCrawler({ SCHEDULER_MEMORY_QUEUE: name });
+    const crawler = fakeCrawler({ SCHEDULER_MEMORY_QUEUE: name });
     expect(crawlTree(Scheduler.fromCrawler(crawler, { fingerprint: byUrl }))).toEqual(['http://a/1', 'http://a/2', 'http://a/3']);
   });
 
   it('logs every duplicate with DUPEFILTER_DEBUG', () => {
-    const { crawler, logs } = fakeCrawler({ DUPEFILTER_DEBUG: 'True' });
+    const crawler = fakeCrawler({ DUPEFILTER_DEBUG: 'True' });
     const scheduler = Scheduler.fromCrawler(crawler, { fingerprint: byUrl });
     for (let i = 0; i < 3; i++) scheduler.enqueue(new Request('http://a/1'));
-    expect(logs.map((event) => event.message)).toEqual([
+    expect(crawler.logs.map((event) => event.message)).toEqual([
       'Filtered duplicate request: <GET http://a/1> (referer: None)',
       'Filtered duplicate request: <GET http://a/1> (referer: None)',
     ]);
   });
 
   it('rejects an unknown SCHEDULER_MEMORY_QUEUE, saying what to use', () => {
-    const { crawler } = fakeCrawler({ SCHEDULER_MEMORY_QUEUE: 'scrapy.squeues.PickleLifoDiskQueue' });
+    const crawler = fakeCrawler({ SCHEDULER_MEMORY_QUEUE: 'scrapy.squeues.PickleLifoDiskQueue' });
     expect(() => Scheduler.fromCrawler(crawler, { fingerprint: byUrl })).toThrow(SettingsError);
     expect(() => Scheduler.fromCrawler(crawler, { fingerprint: byUrl })).toThrow(
       'Setting SCHEDULER_MEMORY_QUEUE is "scrapy.squeues.PickleLifoDiskQueue" (from -s SCHEDULER_MEMORY_QUEUE=scrapy.squeues.PickleLifoDiskQueue), ' +
@@ -176,7 +176,7 @@ describe('Scheduler.fromCrawler', () => {
   });
 
   it('rejects an unknown SCHEDULER_PRIORITY_QUEUE', () => {
-    const { crawler } = fakeCrawler({ SCHEDULER_PRIORITY_QUEUE: 'RoundRobin' });
+    const crawler = fakeCrawler({ SCHEDULER_PRIORITY_QUEUE: 'RoundRobin' });
     expect(() => Scheduler.fromCrawler(crawler, { fingerprint: byUrl })).toThrow(
       'Setting SCHEDULER_PRIORITY_QUEUE is "RoundRobin" (from -s SCHEDULER_PRIORITY_QUEUE=RoundRobin), which seine does not know: ' +
         "use 'ScrapyPriorityQueue' (the default) or 'DownloaderAwarePriorityQueue' (spreads a multi-domain crawl over domains)",
@@ -184,7 +184,7 @@ describe('Scheduler.fromCrawler', () => {
   });
 
   it('spreads requests over download slots with DownloaderAwarePriorityQueue', () => {
-    const { crawler } = fakeCrawler({ SCHEDULER_PRIORITY_QUEUE: 'scrapy.pqueues.DownloaderAwarePriorityQueue' });
+    const crawler = fakeCrawler({ SCHEDULER_PRIORITY_QUEUE: 'scrapy.pqueues.DownloaderAwarePriorityQueue' });
     const slots = new DownloadSlots();
     const scheduler = Scheduler.fromCrawler(crawler, { fingerprint: byUrl, slots });
     for (const url of ['http://a/1', 'http://a/2', 'http://b/1', 'http://b/2']) scheduler.enqueue(new Request(url));
@@ -196,11 +196,11 @@ describe('Scheduler.fromCrawler', () => {
 
   it('needs the slots for DownloaderAwarePriorityQueue, and refuses it with CONCURRENT_REQUESTS_PER_IP', () => {
     const aware = fakeCrawler({ SCHEDULER_PRIORITY_QUEUE: 'DownloaderAwarePriorityQueue' });
-    expect(() => Scheduler.fromCrawler(aware.crawler, { fingerprint: byUrl })).toThrow(
+    expect(() => Scheduler.fromCrawler(aware, { fingerprint: byUrl })).toThrow(
       'Scheduler.fromCrawler: SCHEDULER_PRIORITY_QUEUE = DownloaderAwarePriorityQueue needs the download slots (dependencies.slots)',
     );
     const perIp = fakeCrawler({ SCHEDULER_PRIORITY_QUEUE: 'DownloaderAwarePriorityQueue', CONCURRENT_REQUESTS_PER_IP: 2 });
-    expect(() => Scheduler.fromCrawler(perIp.crawler, { fingerprint: byUrl, slots: new DownloadSlots() })).toThrow(
+    expect(() => Scheduler.fromCrawler(perIp, { fingerprint: byUrl, slots: new DownloadSlots() })).toThrow(
       'Setting SCHEDULER_PRIORITY_QUEUE is "DownloaderAwarePriorityQueue", which does not support CONCURRENT_REQUESTS_PER_IP; ' +
         "CONCURRENT_REQUESTS_PER_IP is 2 (from -s CONCURRENT_REQUESTS_PER_IP=2): set CONCURRENT_REQUESTS_PER_IP to 0 or use 'ScrapyPriorityQueue'",
     );

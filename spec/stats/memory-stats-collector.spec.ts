@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { LogBus, type LogEvent } from '../../src/log/index.js';
 import { MemoryStatsCollector } from '../../src/stats/memory-stats-collector.js';
-import { fakeCrawler } from '../extensions/fake-crawler.js';
+import { fakeCrawler } from '../helpers/fake-crawler.js';
 
 describe('MemoryStatsCollector', () => {
   it('sets, increments from 0, and keeps maxima and minima as Scrapy does', () => {
@@ -45,13 +45,13 @@ describe('MemoryStatsCollector', () => {
   });
 
   it('dumps nothing with STATS_DUMP off', () => {
-    const { crawler, logs } = fakeCrawler({ STATS_DUMP: 'False' });
+    const crawler = fakeCrawler({ STATS_DUMP: 'False' });
     const stats = MemoryStatsCollector.fromCrawler(crawler);
     stats.inc('x');
     stats.closeSpider();
-    expect(logs).toEqual([]);
+    expect(crawler.logs).toEqual([]);
     const on = fakeCrawler();
-    MemoryStatsCollector.fromCrawler(on.crawler).closeSpider();
+    MemoryStatsCollector.fromCrawler(on).closeSpider();
     expect(on.logs.map((event) => [event.logger, event.message])).toEqual([['seine.statscollectors', 'Dumping seine stats:\n{}']]);
   });
 });

@@ -3,7 +3,7 @@ import { Request } from '../../src/http/request.js';
 import { SettingsError } from '../../src/settings/settings-error.js';
 import { Spider } from '../../src/spider/spider.js';
 import { DownloadSlots } from '../../src/throttle/download-slots.js';
-import { fakeCrawler } from '../extensions/fake-crawler.js';
+import { fakeCrawler } from '../helpers/fake-crawler.js';
 
 const get = (url: string, meta: Record<string, unknown> = {}): Request => new Request(url, { meta });
 
@@ -161,7 +161,7 @@ describe('DownloadSlots retry delay', () => {
 
 describe('DownloadSlots.fromCrawler', () => {
   it('reads CONCURRENT_REQUESTS, CONCURRENT_REQUESTS_PER_DOMAIN, DOWNLOAD_DELAY and RANDOMIZE_DOWNLOAD_DELAY', () => {
-    const { crawler } = fakeCrawler({ CONCURRENT_REQUESTS: '3', CONCURRENT_REQUESTS_PER_DOMAIN: 2, DOWNLOAD_DELAY: '0.25', RANDOMIZE_DOWNLOAD_DELAY: 'False' });
+    const crawler = fakeCrawler({ CONCURRENT_REQUESTS: '3', CONCURRENT_REQUESTS_PER_DOMAIN: 2, DOWNLOAD_DELAY: '0.25', RANDOMIZE_DOWNLOAD_DELAY: 'False' });
     const slots = DownloadSlots.fromCrawler(crawler);
     slots.started(get('http://a.com/1'), 0);
     expect(slots.slot('a.com')).toMatchObject({ concurrency: 2, delayMs: 250, randomizeDelay: false });
@@ -176,14 +176,14 @@ describe('DownloadSlots.fromCrawler', () => {
       downloadDelay = 1.5;
       maxConcurrentRequests = 3;
     }
-    const { crawler } = fakeCrawler({ DOWNLOAD_DELAY: 9, CONCURRENT_REQUESTS_PER_IP: 5 }, new Polite());
+    const crawler = fakeCrawler({ DOWNLOAD_DELAY: 9, CONCURRENT_REQUESTS_PER_IP: 5 }, new Polite());
     const slots = DownloadSlots.fromCrawler(crawler, { random: () => 0.5 });
     slots.started(get('http://a.com/1'), 0);
     expect(slots.slot('a.com')).toMatchObject({ concurrency: 3, delayMs: 1500, randomizeDelay: true });
   });
 
   it('gives slots CONCURRENT_REQUESTS_PER_IP as their concurrency when it is set', () => {
-    const { crawler } = fakeCrawler({ CONCURRENT_REQUESTS_PER_IP: 5 });
+    const crawler = fakeCrawler({ CONCURRENT_REQUESTS_PER_IP: 5 });
     const slots = DownloadSlots.fromCrawler(crawler);
     slots.started(get('http://a.com/1'), 0);
     expect(slots.slot('a.com')?.concurrency).toBe(5);
@@ -196,7 +196,7 @@ describe('DownloadSlots.fromCrawler', () => {
     ['DOWNLOAD_DELAY', '-2', 'Setting DOWNLOAD_DELAY must be at least 0, got -2 (from -s DOWNLOAD_DELAY=-2): it is the number of seconds to wait between two requests to one domain'],
     ['DOWNLOAD_DELAY', 'nan', 'Setting DOWNLOAD_DELAY must be at least 0, got NaN (from -s DOWNLOAD_DELAY=nan): it is the number of seconds to wait between two requests to one domain'],
   ])('rejects %s=%j with a SettingsError that says why', (name, value, message) => {
-    const { crawler } = fakeCrawler({ [name]: value });
+    const crawler = fakeCrawler({ [name]: value });
     expect(() => DownloadSlots.fromCrawler(crawler)).toThrow(SettingsError);
     expect(() => DownloadSlots.fromCrawler(crawler)).toThrow(message);
   });
@@ -205,13 +205,13 @@ describe('DownloadSlots.fromCrawler', () => {
     class Odd extends Spider {
       downloadDelay = '2' as unknown as number;
     }
-    expect(() => DownloadSlots.fromCrawler(fakeCrawler({}, new Odd()).crawler)).toThrow(
+    expect(() => DownloadSlots.fromCrawler(fakeCrawler({}, new Odd()))).toThrow(
       'Spider attribute downloadDelay must be a number ≥ 0 (seconds between two requests to one domain), got "2"',
     );
     class Zero extends Spider {
       maxConcurrentRequests = 0;
     }
-    expect(() => DownloadSlots.fromCrawler(fakeCrawler({}, new Zero()).crawler)).toThrow(
+    expect(() => DownloadSlots.fromCrawler(fakeCrawler({}, new Zero()))).toThrow(
       'Spider attribute maxConcurrentRequests must be a number ≥ 1 (requests in flight per domain), got 0',
     );
   });

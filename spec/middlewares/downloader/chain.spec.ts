@@ -5,7 +5,7 @@ import { downloadThrough, type DownloadOutcome } from '../../../src/core/downloa
 import { Request } from '../../../src/http/request.js';
 import { Response } from '../../../src/http/response.js';
 import { DOWNLOADER_MIDDLEWARES_BASE } from '../../../src/middlewares/downloader/index.js';
-import { fakeCrawler, type FakeCrawler } from '../helpers/fake-crawler.js';
+import { fakeCrawler, type FakeCrawler } from '../../helpers/fake-crawler.js';
 
 /** A site as a function: what each fetched request got, and the answer. */
 function site(handler: (request: Request, attempt: number) => Response) {
@@ -62,7 +62,7 @@ describe('the built-in downloader middlewares together, in their default order',
     expect([last.headers.get('User-Agent'), last.headers.get('Accept-Language'), last.meta.download_timeout, last.meta.retry_times, last.meta.redirect_times]).toEqual([
       'test-bot', 'en', 180, 1, 1,
     ]);
-    expect(crawler.stats.values).toEqual({
+    expect(crawler.stats.getAll()).toEqual({
       'downloader/request_count': 3,
       'downloader/request_method_count/POST': 1,
       'downloader/request_method_count/GET': 2,

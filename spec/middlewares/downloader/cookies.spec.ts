@@ -5,7 +5,7 @@ import { Response } from '../../../src/http/response.js';
 import { CookiesMiddleware } from '../../../src/middlewares/downloader/cookies.js';
 import { RedirectMiddleware } from '../../../src/middlewares/downloader/redirect.js';
 import { RetryMiddleware } from '../../../src/middlewares/downloader/retry.js';
-import { fakeCrawler } from '../helpers/fake-crawler.js';
+import { fakeCrawler } from '../../helpers/fake-crawler.js';
 
 const LOGGER = 'seine.downloadermiddlewares.cookies';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { Request } from '../../../src/http/request.js';
 import { DefaultHeadersMiddleware } from '../../../src/middlewares/downloader/default-headers.js';
-import { fakeCrawler } from '../helpers/fake-crawler.js';
+import { fakeCrawler } from '../../helpers/fake-crawler.js';
 
 describe('DefaultHeadersMiddleware', () => {
   it("sets DEFAULT_REQUEST_HEADERS (Scrapy's Accept and Accept-Language by default)", () => {

@@ -5,7 +5,7 @@ import { Request } from '../../../src/http/request.js';
 import { Response } from '../../../src/http/response.js';
 import { DownloaderStats } from '../../../src/middlewares/downloader/downloader-stats.js';
 import { requestSize, responseSize } from '../../../src/middlewares/downloader/http-size.js';
-import { fakeCrawler } from '../helpers/fake-crawler.js';
+import { fakeCrawler } from '../../helpers/fake-crawler.js';
 
 // Sizes are what Scrapy 2.8 computes for the same requests and responses (request_httprepr, get_header_size, get_status_size).
 describe('http sizes', () => {
@@ -34,7 +34,7 @@ describe('DownloaderStats', () => {
     const ok = new Response({ url: 'http://example.com', headers: { 'Content-Type': 'text/html', 'Set-Cookie': ['a=1', 'b=2'] }, body: '<html></html>' });
     expect(mw.processResponse(get, ok)).toBe(ok);
     mw.processResponse(post, new Response({ url: 'http://example.com', status: 429, body: 'x' }));
-    expect(crawler.stats.values).toEqual({
+    expect(crawler.stats.getAll()).toEqual({
       'downloader/request_count': 2,
       'downloader/request_method_count/POST': 1,
       'downloader/request_method_count/GET': 1,
@@ -53,7 +53,7 @@ describe('DownloaderStats', () => {
     expect(mw.processException(new Request('http://a.test/'), new DownloadTimeoutError('SEINE_DOWNLOAD_TIMEOUT', 'timed out'))).toBeUndefined();
     mw.processException(new Request('http://a.test/'), new DownloadTimeoutError('SEINE_DOWNLOAD_TIMEOUT', 'timed out'));
     mw.processException(new Request('http://a.test/'), new TypeError('x'));
-    expect(crawler.stats.values).toEqual({
+    expect(crawler.stats.getAll()).toEqual({
       'downloader/exception_count': 3,
       'downloader/exception_type_count/DownloadTimeoutError': 2,
       'downloader/exception_type_count/TypeError': 1,

@@ -3,7 +3,7 @@ import { Request } from '../../../src/http/request.js';
 import { HttpAuthMiddleware, basicAuthHeader } from '../../../src/middlewares/downloader/http-auth.js';
 import { isUrlFromDomain } from '../../../src/middlewares/downloader/domain-match.js';
 import { Spider } from '../../../src/spider/spider.js';
-import { TestSpider, fakeCrawler } from '../helpers/fake-crawler.js';
+import { TestSpider, fakeCrawler } from '../../helpers/fake-crawler.js';
 
 const LOGGER = 'seine.downloadermiddlewares.httpauth';
 const AUTH = 'Basic dXNlcjpwYXNz'; // user:pass

@@ -4,7 +4,7 @@ import { Request } from '../../../src/http/request.js';
 import { HttpProxyMiddleware } from '../../../src/middlewares/downloader/http-proxy.js';
 import { ProxyUrlError } from '../../../src/middlewares/downloader/proxy-url-error.js';
 import { SettingsError } from '../../../src/settings/index.js';
-import { fakeCrawler } from '../helpers/fake-crawler.js';
+import { fakeCrawler } from '../../helpers/fake-crawler.js';
 
 const ENV_PROXIES = { http: 'http://user:pass@proxy.test:3128', https: 'proxy2.test:8080' };
 const NO_PROXY = '.internal.test, skip.test';

@@ -2,7 +2,7 @@ import { CRAWL_DEFAULTS } from '../../../src/core/crawl-defaults.js';
 import { describe, expect, it } from '@jest/globals';
 import { DOWNLOADER_MIDDLEWARES_BASE } from '../../../src/middlewares/downloader/index.js';
 import { DEFAULT_SETTINGS } from '../../../src/settings/index.js';
-import { fakeCrawler } from '../helpers/fake-crawler.js';
+import { fakeCrawler } from '../../helpers/fake-crawler.js';
 
 describe('DOWNLOADER_MIDDLEWARES_BASE', () => {
   it('names each class as DOWNLOADER_MIDDLEWARES_BASE in the default settings does', () => {

@@ -3,7 +3,7 @@ import { IgnoreRequest, NotConfigured } from '../../../src/core/control-flow.js'
 import { Request } from '../../../src/http/request.js';
 import { Response } from '../../../src/http/response.js';
 import { MetaRefreshMiddleware } from '../../../src/middlewares/downloader/meta-refresh.js';
-import { fakeCrawler } from '../helpers/fake-crawler.js';
+import { fakeCrawler } from '../../helpers/fake-crawler.js';
 
 const LOGGER = 'seine.downloadermiddlewares.redirect';
 

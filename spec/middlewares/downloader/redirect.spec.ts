@@ -4,7 +4,7 @@ import { Request } from '../../../src/http/request.js';
 import { Response } from '../../../src/http/response.js';
 import { RedirectMiddleware, decodeLocation, resolveLocation } from '../../../src/middlewares/downloader/redirect.js';
 import { Spider } from '../../../src/spider/spider.js';
-import { fakeCrawler } from '../helpers/fake-crawler.js';
+import { fakeCrawler } from '../../helpers/fake-crawler.js';
 
 const LOGGER = 'seine.downloadermiddlewares.redirect';
 

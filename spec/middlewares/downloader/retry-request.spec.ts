@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { Request } from '../../../src/http/request.js';
 import { getRetryRequest } from '../../../src/middlewares/downloader/retry-request.js';
-import { fakeCrawler } from '../helpers/fake-crawler.js';
+import { fakeCrawler } from '../../helpers/fake-crawler.js';
 
 const LOGGER = 'seine.downloadermiddlewares.retry';
 const URL = 'http://127.0.0.1:8000/a';
@@ -17,7 +17,7 @@ describe('getRetryRequest', () => {
       [LOGGER, 'DEBUG', `Retrying <GET ${URL}> (failed 1 times): empty page`],
       [LOGGER, 'ERROR', `Gave up retrying <GET ${URL}> (failed 2 times): empty page`],
     ]);
-    expect(crawler.stats.values).toEqual({ 'retry/count': 1, 'retry/reason_count/empty page': 1, 'retry/max_reached': 1 });
+    expect(crawler.stats.getAll()).toEqual({ 'retry/count': 1, 'retry/reason_count/empty page': 1, 'retry/max_reached': 1 });
   });
 
   it("gives the spider to the log events' extra", () => {
@@ -36,7 +36,7 @@ describe('getRetryRequest', () => {
   it('counts under another stats base key', () => {
     const crawler = fakeCrawler();
     getRetryRequest(new Request(URL), { spider: crawler.spider, reason: 'x', statsBaseKey: 'myretry' });
-    expect(crawler.stats.values).toEqual({ 'myretry/count': 1, 'myretry/reason_count/x': 1 });
+    expect(crawler.stats.getAll()).toEqual({ 'myretry/count': 1, 'myretry/reason_count/x': 1 });
   });
 
   it('takes explicit options over meta and settings', () => {

@@ -4,7 +4,7 @@ import { SeineError } from '../../../src/errors/seine-error.js';
 import { Request } from '../../../src/http/request.js';
 import { Response } from '../../../src/http/response.js';
 import { RetryMiddleware } from '../../../src/middlewares/downloader/retry.js';
-import { fakeCrawler } from '../helpers/fake-crawler.js';
+import { fakeCrawler } from '../../helpers/fake-crawler.js';
 
 const LOGGER = 'seine.downloadermiddlewares.retry';
 const URL = 'http://127.0.0.1:8000/page';
@@ -56,7 +56,7 @@ describe('RetryMiddleware on responses', () => {
     expect(retried.meta.retry_delay_ms).toBeGreaterThanOrEqual(500);
     expect(retried.meta.retry_delay_ms).toBeLessThanOrEqual(1500);
     expect(crawler.lines(LOGGER)).toEqual([[LOGGER, 'DEBUG', `Retrying <GET ${URL}> (failed 1 times): 503 Service Unavailable`]]);
-    expect(crawler.stats.values).toEqual({ 'retry/count': 1, 'retry/reason_count/503 Service Unavailable': 1 });
+    expect(crawler.stats.getAll()).toEqual({ 'retry/count': 1, 'retry/reason_count/503 Service Unavailable': 1 });
   });
 
   it('gives up after RETRY_TIMES retries and passes the last response on', () => {
@@ -78,7 +78,7 @@ describe('RetryMiddleware on responses', () => {
       [LOGGER, 'DEBUG', `Retrying <GET ${URL}> (failed 2 times): 503 Service Unavailable`],
       [LOGGER, 'ERROR', `Gave up retrying <GET ${URL}> (failed 3 times): 503 Service Unavailable`],
     ]);
-    expect(crawler.stats.values).toEqual({ 'retry/count': 2, 'retry/reason_count/503 Service Unavailable': 2, 'retry/max_reached': 1 });
+    expect(crawler.stats.getAll()).toEqual({ 'retry/count': 2, 'retry/reason_count/503 Service Unavailable': 2, 'retry/max_reached': 1 });
   });
 
   it('grows the delay exponentially between retries', () => {
@@ -126,7 +126,7 @@ describe('RetryMiddleware on responses', () => {
       expect(mw.processResponse(request, response, spider)).toBe(response);
     }
     expect(crawler.logs).toEqual([]);
-    expect(crawler.stats.values).toEqual({});
+    expect(crawler.stats.getAll()).toEqual({});
   });
 
   it('leaves requests with meta.dont_retry alone', () => {
@@ -134,7 +134,7 @@ describe('RetryMiddleware on responses', () => {
     const request = new Request(URL, { meta: { dont_retry: true } });
     const response = respond(request, 503);
     expect(mw.processResponse(request, response, spider)).toBe(response);
-    expect(crawler.stats.values).toEqual({});
+    expect(crawler.stats.getAll()).toEqual({});
   });
 
   it('lets meta.max_retry_times override RETRY_TIMES', () => {
@@ -175,7 +175,7 @@ describe('RetryMiddleware on download errors', () => {
     expect(retry).toBeInstanceOf(Request);
     expect(retry!.meta.retry_times).toBe(1);
     expect(crawler.lines(LOGGER)).toEqual([[LOGGER, 'DEBUG', `Retrying <GET ${URL}> (failed 1 times): Connection refused: 127.0.0.1:8000`]]);
-    expect(crawler.stats.values).toEqual({ 'retry/count': 1, 'retry/reason_count/ConnectionRefusedError': 1 });
+    expect(crawler.stats.getAll()).toEqual({ 'retry/count': 1, 'retry/reason_count/ConnectionRefusedError': 1 });
   });
 
   it('retries a TimeoutError', () => {
@@ -191,7 +191,7 @@ describe('RetryMiddleware on download errors', () => {
     const request = new Request(URL, { meta: { retry_times: 2 } });
     expect(mw.processException(request, new ConnectionRefusedError(), spider)).toBeNull();
     expect(crawler.lines(LOGGER)).toEqual([[LOGGER, 'ERROR', `Gave up retrying <GET ${URL}> (failed 3 times): Connection refused: 127.0.0.1:8000`]]);
-    expect(crawler.stats.values).toEqual({ 'retry/max_reached': 1 });
+    expect(crawler.stats.getAll()).toEqual({ 'retry/max_reached': 1 });
   });
 
   it('does not retry other errors', () => {
@@ -214,7 +214,7 @@ describe('RetryMiddleware built by hand', () => {
     const request = new Request(URL);
     const retry = mw.processResponse(request, respond(request, 503), crawler.spider);
     expect(retry).toBeInstanceOf(Request);
-    expect(crawler.stats.values).toEqual({});
+    expect(crawler.stats.getAll()).toEqual({});
   });
 
   it('takes its codes from any iterable', () => {

@@ -3,7 +3,7 @@ import { Request } from '../../../src/http/request.js';
 import { UserAgentMiddleware } from '../../../src/middlewares/downloader/user-agent.js';
 import { DEFAULT_SETTINGS } from '../../../src/settings/index.js';
 import { Spider } from '../../../src/spider/spider.js';
-import { TestSpider, fakeCrawler } from '../helpers/fake-crawler.js';
+import { TestSpider, fakeCrawler } from '../../helpers/fake-crawler.js';
 
 class BotSpider extends Spider {
   static override name = 'bot';

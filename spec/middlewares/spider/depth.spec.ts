@@ -3,7 +3,9 @@ import { Request } from '../../../src/http/request.js';
 import { Response } from '../../../src/http/response.js';
 import { LogBus } from '../../../src/log/index.js';
 import { DepthMiddleware } from '../../../src/middlewares/spider/depth.js';
-import { MemoryStats, TestSpider, collect, collectLogs, fakeCrawler, outputs, responseFor } from './crawl-fixture.js';
+import { MemoryStatsCollector } from '../../../src/stats/memory-stats-collector.js';
+import { TestSpider, fakeCrawler, recordLogs } from '../../helpers/fake-crawler.js';
+import { collect, outputs, responseFor } from '../../helpers/spider-output.js';
 
 const spider = new TestSpider();
 
@@ -30,8 +32,8 @@ describe('DepthMiddleware', () => {
     const past = await collect(middleware.processSpiderOutput(responseFor('http://example.com/2', { meta: { depth: 2 } }), outputs(new Request('http://example.com/3'), item), spider));
     expect(atLimit.map((r) => (r as Request).url)).toEqual(['http://example.com/2']);
     expect(past).toEqual([item]);
-    expect(crawler.logs).toEqual(['DEBUG [seine.spidermiddlewares.depth] Ignoring link (depth > 2): http://example.com/3']);
-    expect(crawler.stats.values).toEqual({ request_depth_max: 2 });
+    expect(crawler.textLines()).toEqual(['DEBUG [seine.spidermiddlewares.depth] Ignoring link (depth > 2): http://example.com/3']);
+    expect(crawler.stats.getAll()).toEqual({ request_depth_max: 2 });
   });
 
   it('has no limit when DEPTH_LIMIT is 0', async () => {
@@ -46,7 +48,7 @@ describe('DepthMiddleware', () => {
     const first = await collect(middleware.processSpiderOutput(start, outputs(new Request('http://example.com/a'), new Request('http://example.com/b')), spider));
     const child = new Response({ url: 'http://example.com/a', request: first[0] as Request });
     await collect(middleware.processSpiderOutput(child, outputs(new Request('http://example.com/c')), spider));
-    expect(crawler.stats.values).toEqual({ 'request_depth_count/0': 1, 'request_depth_count/1': 2, 'request_depth_count/2': 1, request_depth_max: 2 });
+    expect(crawler.stats.getAll()).toEqual({ 'request_depth_count/0': 1, 'request_depth_count/1': 2, 'request_depth_count/2': 1, request_depth_max: 2 });
   });
 
   it('lowers priority by depth × DEPTH_PRIORITY (a negative value raises it)', async () => {
@@ -67,12 +69,12 @@ describe('DepthMiddleware', () => {
   });
 
   it('works from its options with its own stats and log bus', async () => {
-    const stats = new MemoryStats();
+    const stats = new MemoryStatsCollector();
     const bus = new LogBus();
-    const logs = collectLogs(bus);
+    const log = recordLogs(bus);
     const middleware = new DepthMiddleware({ maxDepth: 1, verboseStats: true, stats, logBus: bus });
     await collect(middleware.processSpiderOutput(responseFor('http://example.com/', { meta: { depth: 1 } }), outputs(new Request('http://example.com/x')), spider));
-    expect(logs).toEqual(['DEBUG [seine.spidermiddlewares.depth] Ignoring link (depth > 1): http://example.com/x']);
-    expect(stats.values).toEqual({});
+    expect(log.textLines()).toEqual(['DEBUG [seine.spidermiddlewares.depth] Ignoring link (depth > 1): http://example.com/x']);
+    expect(stats.getAll()).toEqual({});
   });
 });

@@ -2,7 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import { IgnoreRequest } from '../../../src/core/control-flow.js';
 import { HttpError, HttpErrorMiddleware, isHttpError } from '../../../src/middlewares/spider/http-error.js';
 import { Spider } from '../../../src/spider/spider.js';
-import { TestSpider, fakeCrawler, responseFor } from './crawl-fixture.js';
+import { TestSpider, fakeCrawler } from '../../helpers/fake-crawler.js';
+import { responseFor } from '../../helpers/spider-output.js';
 
 const spider = new TestSpider();
 
@@ -44,11 +45,11 @@ describe('HttpErrorMiddleware', () => {
     expect(middleware.processSpiderException(response, new HttpError(response), spider)).toEqual([]);
     const other = responseFor('http://example.com/boom', { status: 500 });
     middleware.processSpiderException(other, new HttpError(other), spider);
-    expect(crawler.logs).toEqual([
+    expect(crawler.textLines()).toEqual([
       'INFO [seine.spidermiddlewares.httperror] Ignoring response <404 http://example.com/missing>: HTTP status code is not handled or not allowed',
       'INFO [seine.spidermiddlewares.httperror] Ignoring response <500 http://example.com/boom>: HTTP status code is not handled or not allowed',
     ]);
-    expect(crawler.stats.values).toEqual({
+    expect(crawler.stats.getAll()).toEqual({
       'httperror/response_ignored_count': 2,
       'httperror/response_ignored_status_count/404': 1,
       'httperror/response_ignored_status_count/500': 1,
@@ -58,7 +59,7 @@ describe('HttpErrorMiddleware', () => {
   it('passes other exceptions on', () => {
     const crawler = fakeCrawler();
     expect(HttpErrorMiddleware.fromCrawler(crawler).processSpiderException(responseFor('http://example.com/'), new Error('boom'), spider)).toBeNull();
-    expect(crawler.logs).toEqual([]);
+    expect(crawler.textLines()).toEqual([]);
   });
 
   it('allows HTTPERROR_ALLOWED_CODES and everything with HTTPERROR_ALLOW_ALL', () => {

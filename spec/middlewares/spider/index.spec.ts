@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { NotConfigured } from '../../../src/core/control-flow.js';
 import { SPIDER_MIDDLEWARES_BASE } from '../../../src/middlewares/spider/index.js';
 import { DEFAULT_SETTINGS } from '../../../src/settings/default-settings.js';
-import { fakeCrawler } from './crawl-fixture.js';
+import { fakeCrawler } from '../../helpers/fake-crawler.js';
 
 describe('SPIDER_MIDDLEWARES_BASE (the classes)', () => {
   it('has a class for each name of the SPIDER_MIDDLEWARES_BASE setting, in its order', () => {

@@ -3,7 +3,9 @@ import { Request } from '../../../src/http/request.js';
 import { LogBus } from '../../../src/log/index.js';
 import { OffsiteMiddleware, hostnameOf } from '../../../src/middlewares/spider/offsite.js';
 import { Spider } from '../../../src/spider/spider.js';
-import { MemoryStats, TestSpider, collect, collectLogs, fakeCrawler, outputs, responseFor } from './crawl-fixture.js';
+import { MemoryStatsCollector } from '../../../src/stats/memory-stats-collector.js';
+import { TestSpider, fakeCrawler, recordLogs } from '../../helpers/fake-crawler.js';
+import { collect, outputs, responseFor } from '../../helpers/spider-output.js';
 
 function spiderFor(allowedDomains?: (string | null)[]): Spider {
   const spider = new TestSpider();
@@ -38,11 +40,11 @@ describe('OffsiteMiddleware', () => {
     const middleware = OffsiteMiddleware.fromCrawler(crawler);
     middleware.openSpider(crawler.spider);
     await urlsThrough(middleware, crawler.spider, ['http://example.org/x', 'http://example.org/y', 'http://other.net/', 'http://example.com/ok']);
-    expect(crawler.logs).toEqual([
+    expect(crawler.textLines()).toEqual([
       "DEBUG [seine.spidermiddlewares.offsite] Filtered offsite request to 'example.org': <GET http://example.org/x>",
       "DEBUG [seine.spidermiddlewares.offsite] Filtered offsite request to 'other.net': <GET http://other.net/>",
     ]);
-    expect(crawler.stats.values).toEqual({ 'offsite/domains': 2, 'offsite/filtered': 3 });
+    expect(crawler.stats.getAll()).toEqual({ 'offsite/domains': 2, 'offsite/filtered': 3 });
   });
 
   it('lets dontFilter requests and items through', async () => {
@@ -66,11 +68,11 @@ describe('OffsiteMiddleware', () => {
 
   it('warns about URL and port entries, ignores them and null entries', async () => {
     const bus = new LogBus();
-    const logs = collectLogs(bus);
+    const log = recordLogs(bus);
     const spider = spiderFor(['http://example.com', 'https://example.net/x', 'example.org:8080', null, 'scrapy.test']);
     const middleware = new OffsiteMiddleware({ logBus: bus });
     middleware.openSpider(spider);
-    expect(logs).toEqual([
+    expect(log.textLines()).toEqual([
       'WARNING [seine.spidermiddlewares.offsite] allowedDomains accepts only domains, not URLs. Ignoring URL entry http://example.com in allowedDomains.',
       'WARNING [seine.spidermiddlewares.offsite] allowedDomains accepts only domains, not URLs. Ignoring URL entry https://example.net/x in allowedDomains.',
       'WARNING [seine.spidermiddlewares.offsite] allowedDomains accepts only domains without ports. Ignoring entry example.org:8080 in allowedDomains.',
@@ -87,14 +89,14 @@ describe('OffsiteMiddleware', () => {
 
   it('counts requests without a host but does not log them', async () => {
     const bus = new LogBus();
-    const logs = collectLogs(bus);
-    const stats = new MemoryStats();
+    const log = recordLogs(bus);
+    const stats = new MemoryStatsCollector();
     const spider = spiderFor(['example.com']);
     const middleware = new OffsiteMiddleware({ stats, logBus: bus });
     middleware.openSpider(spider);
     expect(await urlsThrough(middleware, spider, ['data:text/plain,hi', 'about:blank'])).toEqual([]);
-    expect(logs).toEqual([]);
-    expect(stats.values).toEqual({ 'offsite/filtered': 2 });
+    expect(log.textLines()).toEqual([]);
+    expect(stats.getAll()).toEqual({ 'offsite/filtered': 2 });
   });
 
   it('compares hosts case-insensitively and allows non-ASCII domains by their punycode', async () => {

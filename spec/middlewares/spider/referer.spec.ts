@@ -6,7 +6,8 @@ import { LogBus } from '../../../src/log/index.js';
 import { RefererMiddleware } from '../../../src/middlewares/spider/referer.js';
 import { ReferrerPolicyError } from '../../../src/middlewares/spider/referrer-policy-error.js';
 import { REFERRER_POLICIES, resolveReferrerPolicy, stripUrl, type ReferrerPolicy } from '../../../src/middlewares/spider/referrer-policies.js';
-import { collect, collectLogs, fakeCrawler, outputs } from './crawl-fixture.js';
+import { fakeCrawler, recordLogs } from '../../helpers/fake-crawler.js';
+import { collect, outputs } from '../../helpers/spider-output.js';
 
 const CASES: [string, string][] = [
   ['https://user:pw@example.com:443/page?q=1#frag', 'https://example.com/next'],
@@ -99,13 +100,13 @@ describe('RefererMiddleware', () => {
 
   it('warns once per unknown policy name from meta or header and falls back to the default', async () => {
     const bus = new LogBus();
-    const logs = collectLogs(bus);
+    const log = recordLogs(bus);
     const middleware = new RefererMiddleware({ logBus: bus });
     for (let i = 0; i < 2; i++) {
       expect(await refererOf(middleware, page('http://example.com/a'), new Request('http://x.org/', { meta: { referrer_policy: 'bogus' } }))).toBe('http://example.com/a');
     }
     await refererOf(middleware, page('http://example.com/a', { 'Referrer-Policy': 'no-referrer, unsafe-url' }), new Request('http://x.org/'));
-    expect(logs).toEqual([
+    expect(log.textLines()).toEqual([
       "WARNING [seine.spidermiddlewares.referer] Could not load referrer policy 'bogus'",
       "WARNING [seine.spidermiddlewares.referer] Could not load referrer policy 'no-referrer, unsafe-url'",
     ]);

@@ -2,7 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import { NotConfigured } from '../../../src/core/control-flow.js';
 import { Request } from '../../../src/http/request.js';
 import { UrlLengthMiddleware } from '../../../src/middlewares/spider/url-length.js';
-import { TestSpider, collect, fakeCrawler, outputs, responseFor } from './crawl-fixture.js';
+import { TestSpider, fakeCrawler } from '../../helpers/fake-crawler.js';
+import { collect, outputs, responseFor } from '../../helpers/spider-output.js';
 
 const spider = new TestSpider();
 
@@ -14,8 +15,8 @@ describe('UrlLengthMiddleware', () => {
     const item = { a: 1 };
     const result = await collect(UrlLengthMiddleware.fromCrawler(crawler).processSpiderOutput(responseFor('http://example.com/'), outputs(ok, long, item), spider));
     expect(result).toEqual([ok, item]);
-    expect(crawler.logs).toEqual(['INFO [seine.spidermiddlewares.urllength] Ignoring link (url length > 26): http://example.com/12345678']);
-    expect(crawler.stats.values).toEqual({ 'urllength/request_ignored_count': 1 });
+    expect(crawler.textLines()).toEqual(['INFO [seine.spidermiddlewares.urllength] Ignoring link (url length > 26): http://example.com/12345678']);
+    expect(crawler.stats.getAll()).toEqual({ 'urllength/request_ignored_count': 1 });
   });
 
   it('defaults to 2083 characters, as Scrapy', async () => {
