@@ -21,9 +21,22 @@ export type { Crawler, StatsCollector } from './core/crawler.js';
 export type { DownloaderMiddleware, SpiderMiddleware, ItemPipeline, Extension, SpiderOutput } from './core/components.js';
 export { IgnoreRequest, DropItem, CloseSpider, NotConfigured } from './core/control-flow.js';
 export { createSpider, type SpiderArgs } from './spider/create-spider.js';
+export { CsvExporter, JsonExporter, JsonLinesExporter, XmlExporter, type ExporterOptions, type FieldsToExport, type ItemExporter, type ItemExporterClass } from './feeds/index.js';
 export { fingerprint, type FingerprintOptions } from './http/fingerprint.js';
 export type { FollowTarget, FollowAllQuery } from './http/response.js';
 export { HttpError, isHttpError } from './middlewares/spider/http-error.js';
 export { getRetryRequest } from './middlewares/downloader/retry-request.js';
 export { LinkExtractor, Link, IGNORED_EXTENSIONS, LinkExtractorError, type LinkExtractorOptions } from './link-extractor/index.js';
-export { CrawlSpider, Rule, XMLFeedSpider, CSVFeedSpider, type RuleOptions, type XmlIterator } from './spiders/index.js';
+export {
+  CrawlSpider,
+  Rule,
+  XMLFeedSpider,
+  CSVFeedSpider,
+  SitemapSpider,
+  Sitemap,
+  sitemapUrlsFromRobots,
+  type RuleOptions,
+  type XmlIterator,
+  type SitemapRule,
+  type SitemapEntry,
+} from './spiders/index.js';

@@ -103,6 +103,34 @@ describe('seine runspider -o/-O', () => {
     expect(site.hits).toEqual([]);
   }, TIMEOUT);
 
+  it("writes -O items.txt with the spider's own FEED_EXPORTERS format, and lists it when -o names an unknown one", async () => {
+    const source = QUOTES_SPIDER.replace(
+      "export class QuotesSpider extends Spider {\n",
+      `class TextExporter implements ItemExporter {
+  start() { return Buffer.from(''); }
+  exportItem(item: any) { return Buffer.from(item.author + ': ' + item.text + '\\n'); }
+  finish() { return Buffer.from('--\\n'); }
+}
+
+export class QuotesSpider extends Spider {
+  static customSettings = { FEED_EXPORTERS: { txt: TextExporter } };
+`,
+    ).replace("import { Spider, Request, type Response } from 'seine';", "import { Spider, Request, type Response, type ItemExporter } from 'seine';");
+    const file = spiderFile('text-quotes.ts', source);
+    const result = await runSeine(['runspider', file, '-O', 'items.txt', ...QUIET], dir);
+    expect(result.status).toBe(0);
+    expect(read('items.txt')).toBe('A: Café “one”\nB: Two, <2>\n--\n');
+    expect(logMessages(result.stderr)).toContain('Stored txt feed (2 items) in: items.txt');
+    site.reset();
+    const refused = await runSeine(['runspider', file, '-o', 'items.out:yaml', ...QUIET], dir);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).not.toContain('    at ');
+    expect(refused.stderr.trimEnd().split('\n').at(-1)).toBe(
+      "seine: Unknown feed format 'yaml' in 'items.out:yaml': use one of json, jsonlines, jsonl, jl, csv, xml, txt after the colon, e.g. -o items.out:jsonlines",
+    );
+    expect(site.hits).toEqual([]);
+  }, TIMEOUT);
+
   it('SIGINT mid-crawl leaves a complete JSON array with every scraped item, and no temporary file', async () => {
     const file = spiderFile('slow.ts', SLOW_SPIDER);
     const run = startSeine(['runspider', file, '-O', 'slow.json', '-s', 'TELNETCONSOLE_ENABLED=false'], dir);

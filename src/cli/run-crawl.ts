@@ -55,7 +55,10 @@ export function parseSpiderArgs(values: readonly string[]): Record<string, strin
   return args;
 }
 
-/** -o/-O as feeds; parsed before any spider loads, so a bad value fails with one line and nothing crawled. */
+/**
+ * -o/-O as feeds. Their formats are checked when the crawl starts, against the crawl's
+ * FEED_EXPORTERS (the project's and the spider's too): a bad one fails with one line, nothing crawled.
+ */
 export function parseFeedOptions(args: CrawlOptionArgs): FeedSpec[] {
   return [...(args.o ?? []).map((value) => parseFeedOption(value, false)), ...(args.O ?? []).map((value) => parseFeedOption(value, true))];
 }

@@ -12,6 +12,8 @@ import { CoreStats } from '../extensions/core-stats.js';
 import { LogStats } from '../extensions/log-stats.js';
 import { CloseSpider } from '../extensions/close-spider.js';
 import { TelnetConsole } from '../extensions/telnet-console.js';
+import { AutoThrottle } from '../extensions/auto-throttle.js';
+import { MemoryUsage } from '../extensions/memory-usage.js';
 import type { ComponentClass, DownloaderMiddleware, Extension, ItemPipeline, SpiderMiddleware } from './components.js';
 import { startThrough, type CrawlDefaults } from './crawl-defaults.js';
 
@@ -62,6 +64,8 @@ export const CRAWL_DEFAULTS: CrawlDefaults = {
     ['CoreStats', CoreStats as unknown as ComponentClass<Extension>],
     ['LogStats', LogStats as unknown as ComponentClass<Extension>],
     ['CloseSpider', CloseSpider as unknown as ComponentClass<Extension>],
+    ['AutoThrottle', AutoThrottle as unknown as ComponentClass<Extension>],
     ['TelnetConsole', TelnetConsole as unknown as ComponentClass<Extension>],
+    ['MemoryUsage', MemoryUsage as unknown as ComponentClass<Extension>],
   ]),
 };

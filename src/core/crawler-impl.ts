@@ -11,7 +11,8 @@ import type { CrawlEvent } from './events.js';
 import { EngineState } from './engine-state.js';
 import { engineFlow } from './engine.js';
 import { logLineFor } from './log-formatter.js';
-import { downloadThrough } from './downloader-chain.js';
+import { downloadThrough, measuredFetch } from './downloader-chain.js';
+import { DownloadSlots } from '../throttle/download-slots.js';
 import { buildComponents, orderedComponents, type ComponentOrderMap } from './component-list.js';
 import { FeedExporter, resolveFeeds, type FeedSpec } from '../feeds/index.js';
 import { CRAWL_DEFAULTS, type CrawlDefaults } from './crawl-defaults.js';
@@ -118,6 +119,12 @@ export class CrawlerImpl implements Crawler {
     };
   }
 
+  /** The slots of the running crawl when they are seine's DownloadSlots (see Crawler.downloadSlots). */
+  get downloadSlots(): DownloadSlots | undefined {
+    const slots = this.#state?.slots;
+    return slots instanceof DownloadSlots ? slots : undefined;
+  }
+
   /**
    * Downloads a request outside the scheduler, through the downloader
    * middlewares (Scrapy's engine.download): robots.txt uses it. Its
@@ -168,8 +175,9 @@ export class CrawlerImpl implements Crawler {
       this,
     );
     const fetch = registry.createFetch(this);
+    const measured = measuredFetch(fetch, (request, response) => this.emit({ type: 'response_downloaded', request, response }));
     this.#download = async (request: Request): Promise<Response> => {
-      const outcome = await downloadThrough(downloaderMws, request, this.spider, fetch);
+      const outcome = await downloadThrough(downloaderMws, request, this.spider, measured);
       if (outcome.kind === 'response') {
         this.emit({ type: 'response_received', request, response: outcome.response });
         return outcome.response;

@@ -2,6 +2,7 @@ import type { Observable } from 'rxjs';
 import type { Settings } from '../settings/index.js';
 import type { LogBus } from '../log/index.js';
 import type { Spider } from '../spider/spider.js';
+import type { DownloadSlots } from '../throttle/download-slots.js';
 import type { CrawlEvent } from './events.js';
 
 /** Scrapy's stats collector: counters and values keyed like `downloader/request_count`. */
@@ -16,8 +17,8 @@ export interface StatsCollector {
 
 /**
  * What components see of a running crawl (`fromCrawler(crawler)`): frozen
- * settings, stats, the crawl's log bus, its events, the spider, and the
- * engine's gate (paused by `inspectResponse`).
+ * settings, stats, the crawl's log bus, its events, the spider, the
+ * download slots, and the engine's gate (paused by `inspectResponse`).
  */
 export interface Crawler {
   readonly settings: Settings;
@@ -25,6 +26,13 @@ export interface Crawler {
   readonly logBus: LogBus;
   readonly events$: Observable<CrawlEvent>;
   readonly spider: Spider;
+  /**
+   * The crawl's download slots while it runs (Scrapy's
+   * `crawler.engine.downloader.slots`): created just before `spider_opened`,
+   * undefined before that and when a crawl's `parts.createSlots` gives slots
+   * of its own. AutoThrottle sets their delays here.
+   */
+  readonly downloadSlots?: DownloadSlots | undefined;
   /** Emits an event into the crawl (stats and logs follow from it). */
   emit(event: CrawlEvent): void;
   /** Closes the crawl early with `reason` (CLOSESPIDER_*, signals, CloseSpider). */

@@ -9,6 +9,32 @@ export type DownloadOutcome =
   | { kind: 'request'; request: Request; next: Request }
   | { kind: 'error'; request: Request; error: Error };
 
+/** The meta key of a download's latency in seconds, as Scrapy's `download_latency` (AutoThrottle reads it). */
+export const DOWNLOAD_LATENCY = 'download_latency';
+
+/**
+ * The fetch as Scrapy's downloader runs its download handler: a response
+ * that came from the network gets `meta.download_latency` (seconds from the
+ * start of the fetch until it resolved) and is announced through
+ * `onDownloaded` (the `response_downloaded` event) before the middlewares'
+ * processResponse see it. A failed fetch records nothing. Scrapy stops the
+ * clock when the headers arrive; seine's fetch resolves once the body is in,
+ * so the latency also counts the body's transfer (the same for small pages).
+ */
+export function measuredFetch(
+  fetch: (request: Request) => Promise<Response>,
+  onDownloaded: (request: Request, response: Response) => void,
+  now: () => number = Date.now,
+): (request: Request) => Promise<Response> {
+  return async (request) => {
+    const started = now();
+    const response = await fetch(request);
+    request.meta[DOWNLOAD_LATENCY] = (now() - started) / 1000;
+    onDownloaded(request, response);
+    return response;
+  };
+}
+
 /**
  * Scrapy's downloader middleware contract around one fetch: processRequest
  * in order (a Response short-cuts the download, a Request reschedules),

@@ -11,6 +11,18 @@ export class FeedConfigError extends SeineError {
   }
 }
 
+/**
+ * A `-o`/`-O` value whose format cannot be told or has no exporter (built-in
+ * or FEED_EXPORTERS). Checked when the crawl starts, with the crawl's
+ * settings, so a project's own formats count; nothing is crawled.
+ */
+export class FeedOptionError extends SeineError {
+  static readonly code = 'SEINE_FEED_OPTION';
+  constructor(message: string) {
+    super(FeedOptionError.code, message);
+  }
+}
+
 /** A feed file that cannot be opened or written (a missing folder, no permission). */
 export class FeedError extends SeineError {
   static readonly code = 'SEINE_FEED';

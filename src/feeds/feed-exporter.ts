@@ -9,7 +9,7 @@
  */
 import type { Logger } from '../log/index.js';
 import type { StatsCollector } from '../core/crawler.js';
-import { EXPORTERS, type ItemExporter } from './exporters/index.js';
+import type { ItemExporter } from './exporters/index.js';
 import type { ResolvedFeed } from './feed-settings.js';
 import { checkFeedFolder, openStorage, type FeedStorage } from './feed-storage.js';
 import { expandFeedUri, uriParams } from './feed-uri.js';
@@ -74,7 +74,7 @@ export class FeedExporter {
     const uri = expandFeedUri(feed.uri, uriParams(this.options.spider, batchId, this.options.now?.()));
     const storage = openStorage(uri, { overwrite: feed.overwrite, format: feed.format, warn: (message) => this.options.logger.warning(message) });
     try {
-      const exporter = new EXPORTERS[feed.format]!({ encoding: feed.encoding, fields: feed.fields, indent: feed.indent, feed: feed.uri });
+      const exporter = new feed.exporter({ encoding: feed.encoding, fields: feed.fields, indent: feed.indent, feed: feed.uri });
       return new FeedSlot(feed, uri, batchId, storage, exporter);
     } catch (error) {
       storage.abort();

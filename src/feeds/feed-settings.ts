@@ -6,8 +6,9 @@
  */
 import { extname } from 'node:path';
 import type { Settings } from '../settings/index.js';
-import { FEED_FORMATS, type FieldsToExport } from './exporters/index.js';
-import { FeedConfigError } from './feed-errors.js';
+import { FEED_FORMATS, type FieldsToExport, type ItemExporterClass } from './exporters/index.js';
+import { FeedConfigError, FeedOptionError } from './feed-errors.js';
+import { feedFormats, type FeedFormats } from './feed-formats.js';
 import { hasBatchPlaceholder } from './feed-uri.js';
 import { feedEncoding } from './encoding.js';
 
@@ -21,7 +22,7 @@ export type ItemFilterOption = ItemFilter | (new (feedOptions: Record<string, un
 export interface FeedSpec {
   /** A file path (placeholders allowed), a `file://` URI, or `-` / `stdout:` for standard output. */
   path: string;
-  /** json, jsonlines (jsonl, jl), csv or xml; default: from the extension. */
+  /** json, jsonlines (jsonl, jl), csv, xml or a FEED_EXPORTERS format; default: from the extension. */
   format?: string;
   overwrite?: boolean;
   encoding?: string | null;
@@ -32,12 +33,16 @@ export interface FeedSpec {
   /** Export only instances of these classes (or items whose class has this name). */
   item_classes?: ReadonlyArray<string | (abstract new (...args: never[]) => unknown)>;
   item_filter?: ItemFilterOption;
+  /** The `-o`/`-O` value the feed came from (set by the command line): format errors then quote it. */
+  option?: string;
 }
 
 export interface ResolvedFeed {
   /** The path as given (the template, for batches). */
   uri: string;
   format: string;
+  /** The class FEED_EXPORTERS(_BASE) maps the format to. */
+  exporter: ItemExporterClass;
   overwrite: boolean;
   encoding: string | null;
   fields: FieldsToExport | null;
@@ -51,9 +56,53 @@ const BY_EXTENSION: Record<string, string> = { '.json': 'json', '.jsonl': 'jsonl
 
 export const isStdout = (uri: string): boolean => uri === '-' || uri === 'stdout:';
 
-/** The format a path implies: its extension; standard output defaults to JSON Lines. */
-export function formatFromPath(path: string): string | undefined {
-  return isStdout(path) ? 'jsonlines' : BY_EXTENSION[extname(path).toLowerCase()];
+/**
+ * The format a path implies: its extension (`.jsonl` and `.jl` are
+ * jsonlines), or, as in Scrapy, an extension that is itself the name of
+ * one of `formats` (`items.txt` with a `txt` format in FEED_EXPORTERS);
+ * standard output defaults to JSON Lines.
+ */
+export function formatFromPath(path: string, formats: Iterable<string> = FEED_FORMATS): string | undefined {
+  if (isStdout(path)) return 'jsonlines';
+  const extension = extname(path).toLowerCase();
+  const builtIn = BY_EXTENSION[extension];
+  if (builtIn !== undefined) return builtIn;
+  const named = extension.slice(1);
+  return named !== '' && [...formats].includes(named) ? named : undefined;
+}
+
+/** The formats a user would name, for messages: the built-in ones without aliases, then the project's own. */
+function formatNames(formats: FeedFormats, withAliases: boolean): string[] {
+  const builtIn = withAliases ? FEED_FORMATS : ['json', 'jsonlines', 'csv', 'xml'];
+  const own = [...formats.exporters.keys()].filter((format) => !FEED_FORMATS.includes(format));
+  return [...builtIn.filter((format) => formats.exporters.has(format)), ...own];
+}
+
+function extensionNames(formats: FeedFormats): string[] {
+  const own = [...formats.exporters.keys()].filter((format) => !FEED_FORMATS.includes(format));
+  return [...Object.entries(BY_EXTENSION).filter(([, format]) => formats.exporters.has(format)).map(([extension]) => extension), ...own.map((format) => `.${format}`)];
+}
+
+/** The format of `spec` and its exporter; a FeedConfigError (FEEDS, code) or FeedOptionError (-o/-O) says what is wrong. */
+function exporterOf(spec: FeedSpec, formats: FeedFormats): { format: string; exporter: ItemExporterClass } {
+  const format = spec.format ?? formatFromPath(spec.path, formats.exporters.keys());
+  const option = spec.option;
+  if (format === undefined) {
+    const extensions = extensionNames(formats).join(', ');
+    throw option === undefined
+      ? new FeedConfigError(`Cannot tell the format of the feed '${spec.path}': give it a format (${formatNames(formats, false).join(', ')}) or an extension (${extensions})`)
+      : new FeedOptionError(`Cannot tell the feed format of '${option}': use an extension (${extensions}) or add :format, e.g. -o ${option}:jsonlines`);
+  }
+  const exporter = formats.exporters.get(format);
+  if (exporter !== undefined) return { format, exporter };
+  const names = formatNames(formats, true).join(', ');
+  if (formats.disabled.has(format)) {
+    const message = `The feed format '${format}' ${option === undefined ? `of the feed '${spec.path}'` : `in '${option}'`} is disabled (FEED_EXPORTERS sets it to null): use one of ${names}`;
+    throw option === undefined ? new FeedConfigError(message) : new FeedOptionError(message);
+  }
+  throw option === undefined
+    ? new FeedConfigError(`Unknown feed format '${format}' for the feed '${spec.path}': use one of ${names}`)
+    : new FeedOptionError(`Unknown feed format '${format}' in '${option}': use one of ${names} after the colon, e.g. -o ${spec.path}:jsonlines`);
 }
 
 function fieldsFromSettings(settings: Settings): FieldsToExport | null {
@@ -80,19 +129,18 @@ function filterFor(spec: FeedSpec): (item: unknown) => boolean {
     classes.some((cls) => (typeof cls === 'string' ? (item as object | null)?.constructor?.name === cls : item instanceof (cls as abstract new () => unknown)));
 }
 
-/** Fills a feed's options from the settings and checks them; a FeedConfigError names what is wrong. */
-export function resolveFeed(spec: FeedSpec, settings: Settings): ResolvedFeed {
-  const format = spec.format ?? formatFromPath(spec.path);
-  if (format === undefined) {
-    throw new FeedConfigError(`Cannot tell the format of the feed '${spec.path}': give it a format (json, jsonlines, csv, xml) or an extension (.json, .jsonl, .jl, .csv, .xml)`);
-  }
-  if (!FEED_FORMATS.includes(format)) {
-    throw new FeedConfigError(`Unknown feed format '${format}' for the feed '${spec.path}': use one of ${FEED_FORMATS.join(', ')}`);
-  }
+/**
+ * Fills a feed's options from the settings and checks them; a
+ * FeedConfigError names what is wrong. `formats` defaults to those of
+ * `settings` (FEED_EXPORTERS over FEED_EXPORTERS_BASE).
+ */
+export function resolveFeed(spec: FeedSpec, settings: Settings, formats: FeedFormats = feedFormats(settings)): ResolvedFeed {
+  const { format, exporter } = exporterOf(spec, formats);
   const indentRaw = spec.indent !== undefined ? spec.indent : settings.getRaw('FEED_EXPORT_INDENT') === null ? null : settings.getInt('FEED_EXPORT_INDENT');
   const feed: ResolvedFeed = {
     uri: spec.path,
     format,
+    exporter,
     overwrite: spec.overwrite ?? false,
     encoding: spec.encoding !== undefined ? spec.encoding : settings.get('FEED_EXPORT_ENCODING'),
     fields: spec.fields !== undefined ? spec.fields : fieldsFromSettings(settings),
@@ -123,5 +171,6 @@ export function resolveFeeds(settings: Settings, extra: readonly FeedSpec[] = []
   for (const [path, options] of Object.entries(settings.getDict('FEEDS'))) {
     byPath.set(path, { ...(options as Omit<FeedSpec, 'path'>), path });
   }
-  return [...byPath.values()].map((spec) => resolveFeed(spec, settings));
+  const formats = feedFormats(settings);
+  return [...byPath.values()].map((spec) => resolveFeed(spec, settings, formats));
 }

@@ -6,6 +6,7 @@
  * Scrapy's; docs/settings.md documents each one (a test keeps it complete).
  */
 import type { LogLevel } from '../log/levels.js';
+import type { ItemExporterClass } from '../feeds/exporters/item-exporter.js';
 
 /**
  * Component name → order, like Scrapy's `DOWNLOADER_MIDDLEWARES`. Lower
@@ -66,7 +67,8 @@ export interface SettingsSchema {
   FEED_EXPORT_ENCODING: string | null;
   FEED_EXPORT_FIELDS: string[] | null;
   FEED_EXPORT_INDENT: number;
-  FEED_EXPORTERS: Record<string, string>;
+  /** Format → exporter class, a built-in exporter's name, or null to disable a built-in format. */
+  FEED_EXPORTERS: Record<string, ItemExporterClass | string | null>;
   FEED_EXPORTERS_BASE: Record<string, string>;
   FEED_STORE_EMPTY: boolean;
   HTTPERROR_ALLOWED_CODES: number[];
@@ -83,6 +85,10 @@ export interface SettingsSchema {
   LOG_STDOUT: boolean;
   LOG_SHORT_NAMES: boolean;
   LOGSTATS_INTERVAL: number;
+  MEMUSAGE_CHECK_INTERVAL_SECONDS: number;
+  MEMUSAGE_ENABLED: boolean;
+  MEMUSAGE_LIMIT_MB: number;
+  MEMUSAGE_WARNING_MB: number;
   METAREFRESH_ENABLED: boolean;
   METAREFRESH_IGNORE_TAGS: string[];
   METAREFRESH_MAXDELAY: number;
@@ -104,7 +110,6 @@ export interface SettingsSchema {
   RETRY_PRIORITY_ADJUST: number;
   ROBOTSTXT_OBEY: boolean;
   ROBOTSTXT_USER_AGENT: string | null;
-  SCHEDULER_DEBUG: boolean;
   SCHEDULER_MEMORY_QUEUE: string;
   SCHEDULER_PRIORITY_QUEUE: string;
   SPIDER_MIDDLEWARES: ComponentOrders;
@@ -223,6 +228,10 @@ export const SETTING_KINDS: { readonly [K in SettingName]: KindsFor<SettingsSche
   LOG_STDOUT: 'bool',
   LOG_SHORT_NAMES: 'bool',
   LOGSTATS_INTERVAL: 'float',
+  MEMUSAGE_CHECK_INTERVAL_SECONDS: 'float',
+  MEMUSAGE_ENABLED: 'bool',
+  MEMUSAGE_LIMIT_MB: 'int',
+  MEMUSAGE_WARNING_MB: 'int',
   METAREFRESH_ENABLED: 'bool',
   METAREFRESH_IGNORE_TAGS: 'stringList',
   METAREFRESH_MAXDELAY: 'float',
@@ -244,7 +253,6 @@ export const SETTING_KINDS: { readonly [K in SettingName]: KindsFor<SettingsSche
   RETRY_PRIORITY_ADJUST: 'int',
   ROBOTSTXT_OBEY: 'bool',
   ROBOTSTXT_USER_AGENT: 'nullableString',
-  SCHEDULER_DEBUG: 'bool',
   SCHEDULER_MEMORY_QUEUE: 'string',
   SCHEDULER_PRIORITY_QUEUE: 'string',
   SPIDER_MIDDLEWARES: 'dict',

@@ -48,7 +48,7 @@ export class DownloadSlots {
   readonly #concurrentRequests: number;
   readonly #slotConcurrency: number;
   readonly #perIp: boolean;
-  readonly #delayMs: number;
+  #delayMs: number;
   readonly #randomize: boolean;
   readonly #random: () => number;
   readonly #resolveHost: ((host: string) => string | undefined) | undefined;
@@ -166,6 +166,19 @@ export class DownloadSlots {
   /** A slot by key, if it exists (an AutoThrottle changes its `delayMs`). */
   slot(key: string): DownloadSlot | undefined {
     return this.#slots.get(key);
+  }
+
+  /**
+   * The delay, in milliseconds, a slot gets when it is created (Scrapy's
+   * spider `download_delay`): DOWNLOAD_DELAY until AutoThrottle sets its
+   * start delay here. Slots that exist keep theirs.
+   */
+  get newSlotDelayMs(): number {
+    return this.#delayMs;
+  }
+
+  set newSlotDelayMs(ms: number) {
+    this.#delayMs = positive('newSlotDelayMs', ms, 0);
   }
 
   /** Every slot, by key (engine status). */

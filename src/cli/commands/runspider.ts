@@ -16,7 +16,7 @@ export const runspiderCommand = defineCommand<{ file: string; a?: string[]; o?: 
       .positional('file', { type: 'string', describe: 'the spider file (.ts or .js)', demandOption: true })) as never,
   async handler({ args, settings, logBus, cwd, logger }) {
     parseSpiderArgs(args.a ?? []); // a malformed -a fails before anything loads
-    const feeds = parseFeedOptions(args); // likewise a bad -o/-O: one line, nothing crawled
+    const feeds = parseFeedOptions(args); // formats are checked at the crawl's start, once customSettings are known
     const [spiderClass] = await loadSpiderFile(args.file, cwd);
     logger.debug(`Running spider ${spiderName(spiderClass) ?? '?'} from ${args.file}`);
     await runCrawl({ spiderClass: spiderClass!, args, feeds, settings, logBus });

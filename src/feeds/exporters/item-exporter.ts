@@ -2,7 +2,8 @@
  * The exporter contract, after Scrapy's BaseItemExporter: `start()` once
  * before the first item (or at open, with store_empty), `exportItem()` per
  * item, `finish()` once at close. Each returns the bytes to append, so an
- * exporter is a pure formatter and the feed slot owns the file.
+ * exporter is a pure formatter and the feed slot owns the file. A project's
+ * own exporters (FEED_EXPORTERS) implement the same interface.
  */
 import { hasField, itemFieldNames, toExportValue, type ExportValue } from '../export-value.js';
 
@@ -16,12 +17,18 @@ export interface ItemExporter {
 export type FieldsToExport = readonly string[] | Readonly<Record<string, string>>;
 
 export interface ExporterOptions {
+  /** The feed's `encoding` (FEED_EXPORT_ENCODING); null: the format's default (UTF-8). */
   encoding: string | null;
+  /** The feed's `fields` (FEED_EXPORT_FIELDS); null: every field of each item. */
   fields: FieldsToExport | null;
+  /** The feed's `indent` (FEED_EXPORT_INDENT). */
   indent: number | null;
   /** The feed's name in messages. */
   feed: string;
 }
+
+/** What FEED_EXPORTERS maps a format to: a class built once per feed file (each batch gets a new instance). */
+export type ItemExporterClass = new (options: ExporterOptions) => ItemExporter;
 
 /**
  * BaseItemExporter._get_serialized_fields: (output name, value) pairs. Without

@@ -1,0 +1,88 @@
+import zlib from 'node:zlib';
+
+/** Scrapy's `gzip_magic_number`: the body starts with a gzip header using deflate (1f 8b 08). */
+export function isGzipped(body: Uint8Array): boolean {
+  return body.length >= 3 && body[0] === 0x1f && body[1] === 0x8b && body[2] === 0x08;
+}
+
+/** Where the deflate data of the gzip member at `at` begins, or -1 when no complete member header is there. */
+function memberDataStart(body: Buffer, at: number): number {
+  if (!isGzipped(body.subarray(at))) return -1;
+  const flags = body[at + 3] ?? 0;
+  let p = at + 10;
+  if (flags & 0x04) p = p + 2 > body.length ? Number.POSITIVE_INFINITY : p + 2 + body.readUInt16LE(p); // FEXTRA
+  for (const flag of [0x08, 0x10]) { // FNAME, FCOMMENT: NUL-terminated
+    if ((flags & flag) === 0 || p > body.length) continue;
+    const end = body.indexOf(0, p);
+    p = end === -1 ? Number.POSITIVE_INFINITY : end + 1;
+  }
+  if (flags & 0x02) p += 2; // FHCRC
+  return p <= body.length ? p : -1;
+}
+
+/** The decompressed body would pass `maxSize` bytes (a gzip bomb, or a sitemap over DOWNLOAD_MAXSIZE). */
+export class GunzipSizeError extends Error {
+  constructor(readonly maxSize: number) {
+    super(`decompressed body larger than ${maxSize} bytes`);
+  }
+}
+
+// zlib's error for maxOutputLength (checked by code: zlib errors come from Node's realm).
+function isTooLarge(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'ERR_BUFFER_TOO_LARGE';
+}
+
+/**
+ * Scrapy's `gunzip`: decompresses every gzip member and keeps what came out
+ * before a fault (a truncated file, a bad checksum, garbage after the last
+ * member), failing only when nothing came out at all. zlib's own gunzip
+ * throws away everything on a bad checksum, so this inflates each member's
+ * deflate data itself and never checks the trailer, as Python's GzipFile
+ * loop in Scrapy ends up doing.
+ */
+export function gunzip(data: Uint8Array, maxSize = 0): Buffer {
+  const body = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  // Bounded as zlib inflates, so a small bomb never becomes a huge Buffer (Scrapy 2.11's rule; 2.8 had none).
+  const limit = maxSize > 0 ? { maxOutputLength: maxSize } : {};
+  const whole = tryGunzip(body, limit, maxSize);
+  if (whole !== null) return whole;
+  let total = 0;
+  const parts: Buffer[] = [];
+  let at = 0;
+  let failure: unknown = null;
+  while (at < body.length) {
+    const start = memberDataStart(body, at);
+    if (start === -1) {
+      break;
+    }
+    let inflated: { buffer: Buffer; engine: zlib.InflateRaw };
+    try {
+      // `info` exposes the engine, whose bytesWritten is how much input the member's deflate data used.
+      inflated = zlib.inflateRawSync(body.subarray(start), { ...limit, finishFlush: zlib.constants.Z_SYNC_FLUSH, info: true }) as unknown as typeof inflated;
+    } catch (error) {
+      if (isTooLarge(error)) throw new GunzipSizeError(maxSize);
+      failure = error;
+      break;
+    }
+    total += inflated.buffer.length;
+    if (maxSize > 0 && total > maxSize) throw new GunzipSizeError(maxSize);
+    parts.push(inflated.buffer);
+    at = start + inflated.engine.bytesWritten + 8; // the CRC32 and size trailer
+  }
+  if (parts.length === 0 || parts.every((part) => part.length === 0)) {
+    // zlib's errors come from Node's realm (not `instanceof Error` under jest's vm modules): keep the message only.
+    const message = (failure as { message?: unknown } | null)?.message;
+    throw new Error(`Not a gzipped file or a corrupt one: ${typeof message === 'string' ? message : 'no gzip header'}`);
+  }
+  return Buffer.concat(parts);
+}
+
+function tryGunzip(body: Buffer, limit: zlib.ZlibOptions, maxSize: number): Buffer | null {
+  try {
+    // A sync flush at the end keeps the output of a truncated stream instead of failing.
+    return zlib.gunzipSync(body, { ...limit, finishFlush: zlib.constants.Z_SYNC_FLUSH });
+  } catch (error) {
+    if (isTooLarge(error)) throw new GunzipSizeError(maxSize);
+    return null;
+  }
+}
