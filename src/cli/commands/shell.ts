@@ -5,12 +5,8 @@ import { defineCommand } from '../command.js';
 import { cmdlineSettings } from '../run-crawl.js';
 import { openProject } from '../../project/project.js';
 import { chooseSpider } from '../fetch-url.js';
-import { ShellCrawler } from '../../shell/shell-crawler.js';
-import { ShellSession } from '../../shell/shell-session.js';
 import { ShellFetchError } from '../../shell/shell-errors.js';
 import { looksLikeBareFileName, targetUrl } from '../../shell/target-url.js';
-import { chooseConsole } from '../../shell/console/choose-console.js';
-import { historyFileFor, runConsole } from '../../shell/console/start-console.js';
 
 /**
  * `seine shell [target]`: downloads the target (a URL, or a local file
@@ -31,6 +27,13 @@ export const shellCommand = defineCommand<{ target?: string; spider?: string; re
       .option('redirect', { type: 'boolean', hidden: true })
       .option('no-redirect', { type: 'boolean', describe: 'do not follow HTTP 3xx redirects of the target' }) as never,
   async handler({ args, settings, logBus, cwd, env }) {
+    // The console's compilers (esbuild, acorn) load only for the shell, not for every seine command.
+    const [{ ShellCrawler }, { ShellSession }, { chooseConsole }, { historyFileFor, runConsole }] = await Promise.all([
+      import('../../shell/shell-crawler.js'),
+      import('../../shell/shell-session.js'),
+      import('../../shell/console/choose-console.js'),
+      import('../../shell/console/start-console.js'),
+    ]);
     const project = await openProject(cwd);
     const url = args.target === undefined ? null : targetUrl(args.target, cwd);
     // An unknown console is a mistake to report before anything is downloaded.
