@@ -52,6 +52,24 @@ describe('piped input', () => {
     expect(run.stderr).toContain('[s] Available seine objects:'); // the banner goes to stderr when piped
   });
 
+  it('accepts import declarations: seine from the running copy, TypeScript type imports dropped', async () => {
+    const script = [
+      "import { Selector, Request as R } from 'seine'",
+      "import type { Response } from 'seine'",
+      "new Selector({ text: '<p>imported</p>' }).css('p::text').get()",
+      'R === seine.Request',
+      "import { inspectResponse } from 'seine/shell'",
+      'typeof inspectResponse',
+      "import { nothing } from 'no-such-package'",
+      '',
+    ].join('\n');
+    const run = await runPiped(['shell', '--nolog'], script, { cwd: dir, env: env() });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain("'imported'\ntrue\n'function'\n");
+    expect(run.stdout).toContain("Cannot find package 'no-such-package'");
+    expect(run.stdout).not.toContain('    at ');
+  });
+
   it('stops at quit() and ignores the lines after it', async () => {
     const run = await runPiped(['shell', site.url('/'), '--nolog'], '1 + 1\nquit()\n2 + 2\n', { cwd: dir, env: env() });
     expect(run.status).toBe(0);

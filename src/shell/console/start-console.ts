@@ -17,6 +17,7 @@ import { PassThrough } from 'node:stream';
 import repl, { type REPLServer } from 'node:repl';
 import { inspect } from 'node:util';
 import { addAwaitToFetch } from './auto-await.js';
+import { importsToConsole } from './console-imports.js';
 import type { ConsoleKind } from './choose-console.js';
 import { lineSource } from './line-source.js';
 import { transformTypeScript } from './ts-transform.js';
@@ -57,6 +58,13 @@ export function historyFileFor(kind: ConsoleKind, env: Readonly<Record<string, s
   return env['NODE_REPL_HISTORY'] || join(homedir(), '.node_repl_history');
 }
 
+// The running copy's sub-path modules, so `import … from 'seine/shell'` in the console gets the same classes.
+const EXT = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+const SEINE_MODULES = {
+  'seine/shell': new URL(`../index${EXT}`, import.meta.url).href,
+  'seine/operators': new URL(`../../operators/index${EXT}`, import.meta.url).href,
+};
+
 type EvalCallback = (error: Error | null, result?: unknown) => void;
 
 /**
@@ -66,7 +74,10 @@ type EvalCallback = (error: Error | null, result?: unknown) => void;
  */
 function seineErrorLine(error: unknown): string | null {
   const e = error as { code?: unknown; name?: unknown; message?: unknown } | null;
-  if (e === null || typeof e !== 'object' || typeof e.code !== 'string' || !e.code.startsWith('SEINE_')) return null;
+  if (e === null || typeof e !== 'object' || typeof e.code !== 'string') return null;
+  // A module an import names is not installed: Node's stack says nothing more than its message.
+  if (e.code === 'ERR_MODULE_NOT_FOUND') return `${String(e.name)}: ${String(e.message)} (install it in this folder, or start the shell where it is installed)`;
+  if (!e.code.startsWith('SEINE_')) return null;
   return `${String(e.name)}: ${String(e.message)}`;
 }
 
@@ -85,7 +96,7 @@ function installEval(server: REPLServer, kind: ConsoleKind, output: NodeJS.Writa
       }
       js = compiled.code;
     }
-    js = addAwaitToFetch(js);
+    js = addAwaitToFetch(importsToConsole(js, SEINE_MODULES));
     defaultEval.call(server, js, context as never, file, (error: Error | null, result?: unknown) => {
       const line = error === null ? null : seineErrorLine(error);
       if (line !== null) {

@@ -24,7 +24,9 @@ function isIncomplete(text: string, input: string): boolean {
 
 function compile(code: string): string {
   // No module format: the code stays a script, so top-level `await` and `let` behave as in the REPL.
-  return transformSync(code, { loader: 'ts', target: 'node20', sourcemap: false, logLevel: 'silent' }).code;
+  // verbatimModuleSyntax: an import whose names are not used on the same line is kept (console-imports.ts
+  // turns it into declarations); esbuild would otherwise drop it as possibly type-only. `import type` still goes.
+  return transformSync(code, { loader: 'ts', target: 'node20', sourcemap: false, logLevel: 'silent', tsconfigRaw: { compilerOptions: { verbatimModuleSyntax: true } } }).code;
 }
 
 export function transformTypeScript(input: string): TransformResult {
