@@ -1,0 +1,55 @@
+/** Type tests for `seine/shell` and SitemapSpider, checked by `npx tsc --noEmit`; jest only loads the file. */
+import { describe, expect, it } from '@jest/globals';
+import { inspectResponse, ShellFetchError } from '../../src/shell/index.js';
+import { SitemapSpider, Spider, type Response, type SitemapEntry, type SitemapRule } from '../../src/index.js';
+
+export class DebugSpider extends Spider {
+  static override name = 'debug';
+
+  override async *parse(response: Response) {
+    // As INTERFACE.md writes it: awaited in a callback, with the spider as `this`.
+    const done: Promise<void> = inspectResponse(response, this);
+    await done;
+    yield { url: response.url };
+  }
+}
+
+export class ShopSpider extends SitemapSpider {
+  static override name = 'shop';
+  override sitemapUrls = ['http://127.0.0.1:8000/robots.txt'];
+  override sitemapRules: readonly SitemapRule[] = [['/product/', 'parseProduct'], [/\/blog\//, (response: Response) => [{ blog: response.url }]]];
+  override sitemapFollow = ['/sitemap_products', /shop/];
+
+  override *sitemapFilter(entries: Iterable<SitemapEntry>) {
+    for (const entry of entries) if (entry.lastmod === undefined || entry.lastmod >= '2024') yield entry;
+  }
+
+  *parseProduct(response: Response) {
+    yield { product: response.url };
+  }
+}
+
+function shellTypes(response: Response, spider: Spider): void {
+  // @ts-expect-error the spider is required: inspectResponse pauses its crawl
+  void inspectResponse(response);
+  // @ts-expect-error the first argument is a Response, not a URL
+  void inspectResponse('http://127.0.0.1/', spider);
+  const error: ShellFetchError = new ShellFetchError('x');
+  const code: string = ShellFetchError.code;
+  void [error, code];
+}
+
+function sitemapTypes(): void {
+  class BadRules extends SitemapSpider {
+    static override name = 'bad-rules';
+    // @ts-expect-error a rule is [pattern, callback]
+    override sitemapRules: readonly SitemapRule[] = [['/product/']];
+  }
+  void BadRules;
+}
+
+describe('seine/shell and SitemapSpider types', () => {
+  it('compile as documented (the checks are the type check; this only loads the file)', () => {
+    expect([shellTypes, sitemapTypes, DebugSpider, ShopSpider].every((f) => typeof f === 'function')).toBe(true);
+  });
+});
