@@ -41,8 +41,10 @@ export const shellCommand = defineCommand<{ target?: string; spider?: string; re
 
     const { spiderClass, projectSettings } = await chooseSpider(url ?? '', args.spider, cwd);
 
-    // Scrapy's shell: no periodic "Crawled N pages" lines in the middle of the console.
-    const engine = new ShellCrawler({ spiderClass, settings: cmdlineSettings(settings), projectSettings: { LOGSTATS_INTERVAL: 0, ...projectSettings }, logBus });
+    // Scrapy's shell: no periodic "Crawled N pages" lines in the middle of the console, and retries
+    // without seine's backoff, since someone is waiting at the prompt (a bare `index.html` fails in
+    // ~0.1 s instead of ~4 s). The project's settings and -s still win.
+    const engine = new ShellCrawler({ spiderClass, settings: cmdlineSettings(settings), projectSettings: { LOGSTATS_INTERVAL: 0, RETRY_BACKOFF_BASE: 0, ...projectSettings }, logBus });
     const session = new ShellSession({
       crawler: engine.crawler,
       spider: engine.crawler.spider,
