@@ -26,6 +26,10 @@ export { fingerprint, type FingerprintOptions } from './http/fingerprint.js';
 export type { FollowTarget, FollowAllQuery } from './http/response.js';
 export { HttpError, isHttpError } from './middlewares/spider/http-error.js';
 export { getRetryRequest } from './middlewares/downloader/retry-request.js';
+export {
+  HttpCacheMiddleware, DummyPolicy, RFC2616Policy, FilesystemCacheStorage,
+  type HttpCachePolicy, type HttpCacheStorage, type CacheEntryMeta,
+} from './middlewares/downloader/index.js';
 export { LinkExtractor, Link, IGNORED_EXTENSIONS, LinkExtractorError, type LinkExtractorOptions } from './link-extractor/index.js';
 export {
   CrawlSpider,

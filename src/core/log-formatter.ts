@@ -1,5 +1,6 @@
 import type { LogLevel } from '../log/index.js';
 import type { CrawlEvent } from './events.js';
+import { pythonRepr } from '../selector/python-format.js';
 
 export interface LogLine {
   logger: string;
@@ -26,15 +27,19 @@ function referer(headers: { get(name: string): string | null }): string {
  * not logged. `Spider opened` and `Spider closed` are written by the crawler
  * itself, because Scrapy places them around other components' lines.
  */
+/** ` ['cached']`: flags as Scrapy prints them (a Python list), or nothing when there are none. */
+function flagList(flags: readonly string[]): string {
+  return flags.length > 0 ? ` [${flags.map(pythonRepr).join(', ')}]` : '';
+}
+
 export function logLineFor(event: CrawlEvent): LogLine | null {
   switch (event.type) {
     case 'response_received': {
       const { request, response } = event;
-      const flags = response.flags.length > 0 ? ` [${response.flags.join(', ')}]` : '';
       return {
         logger: 'seine.core.engine',
         level: 'DEBUG',
-        message: `Crawled (${response.status}) ${request.toString()} (referer: ${referer(request.headers)})${flags}`,
+        message: `Crawled (${response.status}) ${request.toString()}${flagList(request.flags)} (referer: ${referer(request.headers)})${flagList(response.flags)}`,
       };
     }
     case 'item_scraped':

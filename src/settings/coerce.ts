@@ -27,6 +27,7 @@ const EXPECTED = {
   stringList: 'a list of strings (an array, a JSON array or a comma-separated string)',
   intList: 'a list of integers (an array, a JSON array or a comma-separated string)',
   dict: 'an object (or a string holding a JSON object)',
+  nameOrClass: 'a name or a class',
 } as const;
 
 function fail(origin: ValueOrigin, expected: string, value: unknown): never {
@@ -190,5 +191,8 @@ export function coerceToKind(kind: SettingKind, value: unknown, origin: ValueOri
       return toIntList(value, origin);
     case 'dict':
       return isPlainObject(value) ? value : toDict(value, origin);
+    case 'nameOrClass':
+      // A built-in component's name (what -s gives) or a class given in code.
+      return typeof value === 'string' || typeof value === 'function' ? value : fail(origin, EXPECTED.nameOrClass, value);
   }
 }

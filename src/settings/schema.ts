@@ -7,6 +7,7 @@
  */
 import type { LogLevel } from '../log/levels.js';
 import type { ItemExporterClass } from '../feeds/exporters/item-exporter.js';
+import type { HttpCachePolicyClass, HttpCacheStorageClass } from '../middlewares/downloader/http-cache-contracts.js';
 
 /**
  * Component name → order, like Scrapy's `DOWNLOADER_MIDDLEWARES`. Lower
@@ -71,6 +72,19 @@ export interface SettingsSchema {
   FEED_EXPORTERS: Record<string, ItemExporterClass | string | null>;
   FEED_EXPORTERS_BASE: Record<string, string>;
   FEED_STORE_EMPTY: boolean;
+  HTTPCACHE_ENABLED: boolean;
+  HTTPCACHE_DIR: string;
+  HTTPCACHE_EXPIRATION_SECS: number;
+  HTTPCACHE_IGNORE_HTTP_CODES: number[];
+  HTTPCACHE_IGNORE_MISSING: boolean;
+  HTTPCACHE_IGNORE_SCHEMES: string[];
+  HTTPCACHE_IGNORE_RESPONSE_CACHE_CONTROLS: string[];
+  HTTPCACHE_ALWAYS_STORE: boolean;
+  /** A built-in policy's name ('DummyPolicy', 'RFC2616Policy') or a policy class. */
+  HTTPCACHE_POLICY: string | HttpCachePolicyClass;
+  /** A built-in storage's name ('FilesystemCacheStorage') or a storage class. */
+  HTTPCACHE_STORAGE: string | HttpCacheStorageClass;
+  HTTPCACHE_GZIP: boolean;
   HTTPERROR_ALLOWED_CODES: number[];
   HTTPERROR_ALLOW_ALL: boolean;
   ITEM_PIPELINES: ComponentOrders;
@@ -151,6 +165,7 @@ export type SettingKind =
   | 'logLevel'
   | 'stringList'
   | 'nullableStringList'
+  | 'nameOrClass'
   | 'intList'
   | 'dict';
 
@@ -171,7 +186,9 @@ type KindsFor<T> = [T] extends [boolean]
               ? 'stringList'
               : [T] extends [string[] | null]
                 ? 'nullableStringList'
-                : 'dict';
+                : [T] extends [string | (abstract new (...args: never[]) => unknown)]
+                  ? 'nameOrClass'
+                  : 'dict';
 
 export const SETTING_KINDS: { readonly [K in SettingName]: KindsFor<SettingsSchema[K]> } = {
   AUTOTHROTTLE_ENABLED: 'bool',
@@ -214,6 +231,17 @@ export const SETTING_KINDS: { readonly [K in SettingName]: KindsFor<SettingsSche
   FEED_EXPORTERS: 'dict',
   FEED_EXPORTERS_BASE: 'dict',
   FEED_STORE_EMPTY: 'bool',
+  HTTPCACHE_ENABLED: 'bool',
+  HTTPCACHE_DIR: 'string',
+  HTTPCACHE_EXPIRATION_SECS: 'int',
+  HTTPCACHE_IGNORE_HTTP_CODES: 'intList',
+  HTTPCACHE_IGNORE_MISSING: 'bool',
+  HTTPCACHE_IGNORE_SCHEMES: 'stringList',
+  HTTPCACHE_IGNORE_RESPONSE_CACHE_CONTROLS: 'stringList',
+  HTTPCACHE_ALWAYS_STORE: 'bool',
+  HTTPCACHE_POLICY: 'nameOrClass',
+  HTTPCACHE_STORAGE: 'nameOrClass',
+  HTTPCACHE_GZIP: 'bool',
   HTTPERROR_ALLOWED_CODES: 'intList',
   HTTPERROR_ALLOW_ALL: 'bool',
   ITEM_PIPELINES: 'dict',

@@ -18,8 +18,8 @@ describe('DOWNLOADER_MIDDLEWARES_BASE', () => {
     expect(Object.keys(DEFAULT_SETTINGS.DOWNLOADER_MIDDLEWARES_BASE).filter((name) => !CRAWL_DEFAULTS.downloaderMiddlewares.has(name))).toEqual([]);
   });
 
-  it('builds every middleware from a crawler with the default settings', () => {
-    const crawler = fakeCrawler();
+  it('builds every middleware from a crawler with the default settings (and the HTTP cache, off by default, switched on)', () => {
+    const crawler = fakeCrawler({ HTTPCACHE_ENABLED: true });
     for (const cls of Object.values(DOWNLOADER_MIDDLEWARES_BASE)) {
       expect(cls.fromCrawler?.(crawler)).toBeInstanceOf(cls);
       expect(new cls()).toBeInstanceOf(cls);

@@ -4,6 +4,7 @@ import { DefaultHeadersMiddleware } from './default-headers.js';
 import { DownloadTimeoutMiddleware } from './download-timeout.js';
 import { DownloaderStats } from './downloader-stats.js';
 import { HttpAuthMiddleware } from './http-auth.js';
+import { HttpCacheMiddleware } from './http-cache.js';
 import { HttpProxyMiddleware } from './http-proxy.js';
 import { MetaRefreshMiddleware } from './meta-refresh.js';
 import { RedirectMiddleware } from './redirect.js';
@@ -15,6 +16,11 @@ export { DefaultHeadersMiddleware, type DefaultHeadersOptions } from './default-
 export { DownloadTimeoutMiddleware, type DownloadTimeoutOptions } from './download-timeout.js';
 export { DownloaderStats, type DownloaderStatsOptions } from './downloader-stats.js';
 export { HttpAuthMiddleware, basicAuthHeader, type HttpAuthOptions } from './http-auth.js';
+export { HttpCacheMiddleware, type HttpCacheOptions } from './http-cache.js';
+export type { HttpCachePolicy, HttpCacheStorage, HttpCachePolicyClass, HttpCacheStorageClass, HttpCacheComponentClass } from './http-cache-contracts.js';
+export { DummyPolicy, type DummyPolicyOptions } from './http-cache-dummy-policy.js';
+export { RFC2616Policy, type RFC2616PolicyOptions } from './http-cache-rfc2616-policy.js';
+export { FilesystemCacheStorage, type FilesystemCacheStorageOptions, type CacheEntryMeta } from './http-cache-filesystem-storage.js';
 export { HttpProxyMiddleware, type HttpProxyOptions } from './http-proxy.js';
 export { ProxyUrlError } from './proxy-url-error.js';
 export { MetaRefreshMiddleware, type MetaRefreshOptions } from './meta-refresh.js';
@@ -45,4 +51,5 @@ export const DOWNLOADER_MIDDLEWARES_BASE: Readonly<Record<string, ComponentClass
   CookiesMiddleware,
   HttpProxyMiddleware,
   DownloaderStats,
+  HttpCacheMiddleware,
 });
