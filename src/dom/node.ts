@@ -54,6 +54,12 @@ export class DomNode {
   nsDecls: Map<string, string> | null;
   /** HTML attribute written without a value (`<p hidden>`): lxml serializes it bare. */
   valueless: boolean;
+  /**
+   * On a tree's root only: its nodes in document order, built by XPath
+   * scans (src/xpath/preorder.ts); undefined until built, null when the
+   * tree's numbering does not allow it. A field and not a WeakMap, see there.
+   */
+  preorder: DomNode[] | null | undefined;
 
   constructor(kind: NodeKind, name: string, data: string) {
     this.kind = kind;
@@ -69,6 +75,7 @@ export class DomNode {
     this.order = 0;
     this.nsDecls = null;
     this.valueless = false;
+    this.preorder = undefined;
   }
 
   /** Appends a child; creates the child array lazily so leaves share one empty array. */

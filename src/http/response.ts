@@ -45,6 +45,13 @@ function isQuery(value: unknown): value is FollowAllQuery {
 }
 
 /**
+ * Drops the response's parsed document (the Selector that `css()`, `xpath()`
+ * and `selector` share); the next use parses the body again. The engine
+ * calls it when a callback and its outputs are done (src/operators/scrape.ts).
+ */
+export let releaseDocument: (response: Response) => void;
+
+/**
  * A downloaded response. Its kind (html, xml, text, binary) comes from
  * Content-Type, the URL and the body as Scrapy decides it; its text is
  * decoded lazily by the WHATWG rules (src/http/decode-body.ts), and the
@@ -128,6 +135,12 @@ export class Response {
   get encoding(): string {
     if (this.#encoding === undefined) void this.text;
     return this.#encoding!;
+  }
+
+  static {
+    releaseDocument = (response) => {
+      response.#selector = undefined;
+    };
   }
 
   /** The parsed document (XML for 'xml' responses, HTML otherwise). */

@@ -10,7 +10,16 @@
  * (from the node to its last descendant), so descendant, following and
  * preceding scans become loops over a range. The array is built once per
  * document, on the first scan of a subtree big enough to pay for it, and
- * kept in a WeakMap keyed by the document (dropped with it).
+ * kept on the tree's root node (`DomNode.preorder`), so it goes with the tree.
+ *
+ * It was a WeakMap keyed by the root until the crawl benchmark showed what
+ * that cost: V8's scavenger keeps a WeakMap value alive while the map itself
+ * is in old space, and the value (every node, the root among them) keeps its
+ * key alive, so every parsed page survived each minor GC until the next full
+ * one. In `npm run bench:crawl` that promoted ~320 MB of dead DOM trees per
+ * 2,000 pages (`--trace-gc-nvp`, together with releasing the response's
+ * document after its callback, src/operators/scrape.ts); a loop parsing the
+ * same page 3,000 times promoted 560 MB with the WeakMap and 2.4 MB without.
  */
 import type { DomNode } from '../dom/node.js';
 
@@ -39,9 +48,6 @@ export function nextSkippingChildren(n: DomNode, root: DomNode | null): DomNode 
   }
   return null;
 }
-
-/** Root → its nodes indexed by `order` (attributes included), or null when the tree's numbering does not allow it. */
-const preorders = new WeakMap<DomNode, DomNode[] | null>();
 
 /**
  * Below this many nodes a scan walks the tree instead of building the
@@ -77,11 +83,11 @@ function buildPreorder(root: DomNode): DomNode[] | null {
 export function preorderFor(ctx: DomNode, last: DomNode): DomNode[] | null {
   let root = ctx;
   while (root.parent !== null) root = root.parent;
-  let nodes = preorders.get(root);
+  let nodes = root.preorder;
   if (nodes === undefined) {
     if (last.order - ctx.order < BUILD_THRESHOLD) return null;
     nodes = buildPreorder(root);
-    preorders.set(root, nodes);
+    root.preorder = nodes;
     return nodes !== null && nodes[ctx.order] === ctx && nodes[last.order] === last ? nodes : null;
   }
   if (nodes === null) return null;
@@ -89,7 +95,7 @@ export function preorderFor(ctx: DomNode, last: DomNode): DomNode[] | null {
   // Not a node of the array (namespace nodes have fractional orders): walk, do not rebuild.
   if (!Number.isInteger(ctx.order)) return null;
   nodes = buildPreorder(root);
-  preorders.set(root, nodes);
+  root.preorder = nodes;
   return nodes !== null && nodes[ctx.order] === ctx && nodes[last.order] === last ? nodes : null;
 }
 
