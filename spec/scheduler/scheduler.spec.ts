@@ -171,7 +171,7 @@ describe('Scheduler.fromCrawler', () => {
     expect(() => Scheduler.fromCrawler(crawler, { fingerprint: byUrl })).toThrow(
       'Setting SCHEDULER_MEMORY_QUEUE is "scrapy.squeues.PickleLifoDiskQueue" (from -s SCHEDULER_MEMORY_QUEUE=scrapy.squeues.PickleLifoDiskQueue), ' +
         "which seine does not know: use 'LifoMemoryQueue' (depth-first, the default) or 'FifoMemoryQueue' (breadth-first with DEPTH_PRIORITY=1); " +
-        "'lifo' and 'fifo' work too (disk queues are not supported yet)",
+        "'lifo' and 'fifo' work too (the queue used with JOBDIR is SCHEDULER_DISK_QUEUE)",
     );
   });
 

@@ -14,6 +14,7 @@ import { CloseSpider } from '../extensions/close-spider.js';
 import { TelnetConsole } from '../extensions/telnet-console.js';
 import { AutoThrottle } from '../extensions/auto-throttle.js';
 import { MemoryUsage } from '../extensions/memory-usage.js';
+import { SpiderState } from '../extensions/spider-state.js';
 import type { ComponentClass, DownloaderMiddleware, Extension, ItemPipeline, SpiderMiddleware } from './components.js';
 import { startThrough, type CrawlDefaults } from './crawl-defaults.js';
 
@@ -67,5 +68,6 @@ export const CRAWL_DEFAULTS: CrawlDefaults = {
     ['AutoThrottle', AutoThrottle as unknown as ComponentClass<Extension>],
     ['TelnetConsole', TelnetConsole as unknown as ComponentClass<Extension>],
     ['MemoryUsage', MemoryUsage as unknown as ComponentClass<Extension>],
+    ['SpiderState', SpiderState as unknown as ComponentClass<Extension>],
   ]),
 };

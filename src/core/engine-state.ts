@@ -13,6 +13,16 @@ export interface EngineScheduler {
   enqueue(request: Request): boolean;
   next(): Request | undefined;
   hasPending(): boolean;
+  /** Requests an earlier run left queued (a resumed JOBDIR): work to do before the crawl is idle. */
+  readonly restored?: number;
+  /**
+   * At close: hands out nothing more and returns how many requests were
+   * queued; a JOBDIR scheduler keeps them on disk for the next run. Without
+   * it the engine pops and drops them.
+   */
+  dropPending?(): number;
+  /** A request yielded while the crawl closes: a JOBDIR scheduler stores it for the next run; without it, it is dropped. */
+  enqueueAfterClose?(request: Request): void;
 }
 
 /** Download slots as the engine drives them (src/throttle implements them). */
@@ -54,7 +64,9 @@ export class EngineState {
     readonly maxActive: number,
     readonly abort: AbortController = new AbortController(),
     readonly now: () => number = () => Date.now(),
-  ) {}
+  ) {
+    this.pending = scheduler.restored ?? 0;
+  }
 
   emit(event: CrawlEvent): void {
     this.crawler.emit(event);
@@ -82,14 +94,16 @@ export class EngineState {
   }
 
   /**
-   * Starts closing: nothing new is scheduled, what is queued is dropped, and
-   * what is in flight finishes; the flow then goes idle and completes.
+   * Starts closing: nothing new is scheduled, what is queued is dropped
+   * (kept on disk with JOBDIR), and what is in flight finishes; the flow
+   * then goes idle and completes.
    */
   beginClose(reason: string): void {
     if (this.closeReason !== null) return;
     this.closeReason = reason;
     this.startDone = true;
-    for (let dropped = this.scheduler.next(); dropped !== undefined; dropped = this.scheduler.next()) this.pending--;
+    if (this.scheduler.dropPending !== undefined) this.pending -= this.scheduler.dropPending();
+    else for (let dropped = this.scheduler.next(); dropped !== undefined; dropped = this.scheduler.next()) this.pending--;
     this.wake$.next();
   }
 

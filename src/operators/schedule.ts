@@ -33,8 +33,14 @@ export function schedule(state: EngineState): OperatorFunction<Request, Request>
       };
       const input = source.subscribe({
         next: (request) => {
-          if (state.closeReason !== null || !state.scheduler.enqueue(request)) {
-            state.end(); // dropped: a duplicate, or the crawl is closing
+          if (state.closeReason !== null) {
+            // What a callback still running yields while the crawl closes is kept for the next run with JOBDIR, as in Scrapy.
+            state.scheduler.enqueueAfterClose?.(request);
+            state.end();
+            return;
+          }
+          if (!state.scheduler.enqueue(request)) {
+            state.end(); // dropped: a duplicate
             return;
           }
           state.emit({ type: 'request_scheduled', request });

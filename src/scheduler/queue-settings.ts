@@ -41,7 +41,34 @@ export function queueOrderSetting(settings: Settings): QueueOrder {
   throw new SettingsError(
     `Setting SCHEDULER_MEMORY_QUEUE is ${JSON.stringify(value)}${origin(settings, 'SCHEDULER_MEMORY_QUEUE')}, which seine does not know: ` +
       "use 'LifoMemoryQueue' (depth-first, the default) or 'FifoMemoryQueue' (breadth-first with DEPTH_PRIORITY=1); " +
-      "'lifo' and 'fifo' work too (disk queues are not supported yet)",
+      "'lifo' and 'fifo' work too (the queue used with JOBDIR is SCHEDULER_DISK_QUEUE)",
+  );
+}
+
+const DISK_ORDERS: Readonly<Record<string, QueueOrder>> = {
+  lifo: 'lifo',
+  lifodiskqueue: 'lifo',
+  picklelifodiskqueue: 'lifo',
+  marshallifodiskqueue: 'lifo',
+  fifo: 'fifo',
+  fifodiskqueue: 'fifo',
+  picklefifodiskqueue: 'fifo',
+  marshalfifodiskqueue: 'fifo',
+};
+
+/**
+ * SCHEDULER_DISK_QUEUE (used with JOBDIR) as a queue order. Scrapy's
+ * Pickle/Marshal variants name only how requests are encoded; seine writes
+ * JSON whatever the name, so they all mean their order.
+ */
+export function diskQueueOrderSetting(settings: Settings): QueueOrder {
+  const value = settings.get('SCHEDULER_DISK_QUEUE');
+  const order = DISK_ORDERS[normalise(value, 'scrapy.squeues.')];
+  if (order !== undefined) return order;
+  throw new SettingsError(
+    `Setting SCHEDULER_DISK_QUEUE is ${JSON.stringify(value)}${origin(settings, 'SCHEDULER_DISK_QUEUE')}, which seine does not know: ` +
+      "use 'LifoDiskQueue' (depth-first, the default) or 'FifoDiskQueue' (breadth-first with DEPTH_PRIORITY=1); " +
+      "Scrapy's 'PickleLifoDiskQueue', 'PickleFifoDiskQueue' and the Marshal ones work too",
   );
 }
 

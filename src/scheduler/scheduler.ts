@@ -1,18 +1,33 @@
+import { join } from 'node:path';
 import type { Crawler, StatsCollector } from '../core/crawler.js';
 import type { Request } from '../http/request.js';
 import { getLogger, type Logger } from '../log/index.js';
 import { DownloaderAwarePriorityQueue } from './downloader-aware-queue.js';
 import { FingerprintDupeFilter, type DupeFilter, type Fingerprint } from './dupe-filter.js';
 import { MemoryPriorityQueue } from './memory-priority-queue.js';
-import { priorityQueueSetting, queueOrderSetting } from './queue-settings.js';
+import { diskQueueOrderSetting, priorityQueueSetting, queueOrderSetting } from './queue-settings.js';
+import { DiskPriorityQueue } from './disk-priority-queue.js';
+import { JobdirDupeFilter } from './jobdir-dupe-filter.js';
+import { RequestSerializationError } from './jobdir-errors.js';
+import { jobdirSetting } from './jobdir-setting.js';
 import type { RequestQueue } from './request-queue.js';
 
 /** Scrapy's dupefilter logger, `scrapy.dupefilters`. */
 export const DUPEFILTER_LOGGER = 'seine.dupefilters';
+/** Scrapy's scheduler logger, `scrapy.core.scheduler`. */
+export const SCHEDULER_LOGGER = 'seine.core.scheduler';
 
 export interface SchedulerOptions {
   /** Where requests wait; default an in-memory LIFO priority queue (Scrapy's default). */
   readonly queue?: RequestQueue;
+  /**
+   * JOBDIR's queue: requests go here first and stay there when the crawl
+   * closes; one that cannot be stored (RequestSerializationError) goes to
+   * `queue` instead. `restored` counts what an earlier run left.
+   */
+  readonly diskQueue?: RequestQueue & { readonly restored?: number };
+  /** Logs unserializable requests and `Resuming crawl`; default `seine.core.scheduler` on the default bus. */
+  readonly schedulerLogger?: Logger;
   /** Drops requests seen before (unless `dontFilter`); none: nothing is filtered. */
   readonly dupeFilter?: DupeFilter;
   /** Receives `scheduler/*` and `dupefilter/filtered`. */
@@ -34,16 +49,23 @@ export interface SchedulerDependencies {
 /**
  * Scrapy's default scheduler: filters duplicates, stores requests in a
  * priority queue and hands them back in priority order, counting
- * `scheduler/enqueued[/memory]`, `scheduler/dequeued[/memory]` and
- * `dupefilter/filtered`.
+ * `scheduler/enqueued[/memory|/disk]`, `scheduler/dequeued[/memory|/disk]`
+ * and `dupefilter/filtered`. With a disk queue (JOBDIR) requests go to disk
+ * first and memory is the fallback for those that cannot be serialized;
+ * memory is popped first, as in Scrapy.
  */
 export class Scheduler {
   readonly queue: RequestQueue;
+  readonly diskQueue: (RequestQueue & { readonly restored?: number }) | null;
   readonly dupeFilter: DupeFilter | null;
   readonly #stats: StatsCollector | null;
   readonly #logger: Logger;
+  readonly #schedulerLogger: Logger;
   readonly #debug: boolean;
   #logDuplicates = true;
+  #logUnserializable = true;
+  /** Set by dropPending(): the crawl is closing, nothing more is handed out. */
+  #closing = false;
   // Built once: the keys are used on every push and pop.
   readonly #enqueuedKind: string;
   readonly #dequeuedKind: string;
@@ -57,12 +79,27 @@ export class Scheduler {
     const kind = this.queue.kind ?? 'memory';
     this.#enqueuedKind = `scheduler/enqueued/${kind}`;
     this.#dequeuedKind = `scheduler/dequeued/${kind}`;
+    this.diskQueue = options.diskQueue ?? null;
+    this.#schedulerLogger = options.schedulerLogger ?? getLogger(SCHEDULER_LOGGER);
+  }
+
+  /** Scrapy's `Resuming crawl (N requests scheduled)` when opened on a JOBDIR with requests left. */
+  open(): void {
+    const restored = this.restored;
+    if (restored > 0) this.#schedulerLogger.info(`Resuming crawl (${restored} requests scheduled)`);
+  }
+
+  /** Requests an earlier run left in JOBDIR; the engine counts them as work to do. */
+  get restored(): number {
+    return this.diskQueue?.restored ?? 0;
   }
 
   /**
-   * Reads SCHEDULER_MEMORY_QUEUE, SCHEDULER_PRIORITY_QUEUE and
-   * DUPEFILTER_DEBUG. The fingerprint function comes from the caller until
-   * the Crawler carries one.
+   * Reads SCHEDULER_MEMORY_QUEUE, SCHEDULER_PRIORITY_QUEUE,
+   * DUPEFILTER_DEBUG, and JOBDIR with SCHEDULER_DISK_QUEUE (a disk queue
+   * and a duplicate filter kept in files; the disk queue is one priority
+   * queue whatever SCHEDULER_PRIORITY_QUEUE says). The fingerprint
+   * function comes from the caller until the Crawler carries one.
    */
   static fromCrawler(crawler: Crawler, dependencies: SchedulerDependencies): Scheduler {
     const { settings } = crawler;
@@ -81,13 +118,31 @@ export class Scheduler {
     } else {
       queue = new MemoryPriorityQueue({ order });
     }
-    return new Scheduler({
+    const jobdir = jobdirSetting(settings);
+    // Read before any file is opened, so a bad value leaves nothing open.
+    const diskOrder = jobdir === null ? null : diskQueueOrderSetting(settings);
+    const scheduler = new Scheduler({
       queue,
-      dupeFilter: new FingerprintDupeFilter(dependencies.fingerprint),
+      ...(jobdir === null || diskOrder === null
+        ? { dupeFilter: new FingerprintDupeFilter(dependencies.fingerprint) }
+        : {
+            diskQueue: new DiskPriorityQueue({ dir: join(jobdir, 'requests.queue'), order: diskOrder, spider: crawler.spider }),
+            dupeFilter: new JobdirDupeFilter(dependencies.fingerprint, jobdir),
+          }),
       stats: crawler.stats,
       logger: crawler.logBus.getLogger(DUPEFILTER_LOGGER),
+      schedulerLogger: crawler.logBus.getLogger(SCHEDULER_LOGGER),
       debug: settings.getBool('DUPEFILTER_DEBUG'),
     });
+    // Scrapy's engine closes the scheduler when the spider closes; seine's engine
+    // does not know the scheduler's files, so the scheduler listens for it.
+    const lifecycle = crawler.events$.subscribe((event) => {
+      if (event.type === 'spider_opened') scheduler.open();
+      if (event.type !== 'spider_closed') return;
+      lifecycle.unsubscribe();
+      void scheduler.close(event.reason);
+    });
+    return scheduler;
   }
 
   /** Stores `request`; false when it is a duplicate (logged once, counted in `dupefilter/filtered`). */
@@ -96,37 +151,95 @@ export class Scheduler {
       this.#logDuplicate(request);
       return false;
     }
-    this.queue.push(request);
-    if (this.#stats !== null) {
-      this.#stats.inc(this.#enqueuedKind);
-      this.#stats.inc('scheduler/enqueued');
+    if (this.#pushToDisk(request)) {
+      this.#stats?.inc(`scheduler/enqueued/${this.diskQueue!.kind ?? 'disk'}`);
+    } else {
+      this.queue.push(request);
+      this.#stats?.inc(this.#enqueuedKind);
     }
+    this.#stats?.inc('scheduler/enqueued');
     return true;
   }
 
-  /** The next request by priority, or undefined when none is queued. */
-  next(): Request | undefined {
-    const request = this.queue.pop();
-    if (request !== undefined && this.#stats !== null) {
-      this.#stats.inc(this.#dequeuedKind);
-      this.#stats.inc('scheduler/dequeued');
+  /**
+   * A request yielded while the crawl closes (by a callback still running):
+   * with JOBDIR it is filtered and stored on disk for the next run, as
+   * Scrapy's scheduler does until it closes; without, it is dropped.
+   */
+  enqueueAfterClose(request: Request): void {
+    if (this.diskQueue === null) return;
+    if (!request.dontFilter && this.dupeFilter !== null && this.dupeFilter.seen(request)) {
+      this.#logDuplicate(request);
+      return;
     }
+    if (this.#pushToDisk(request)) {
+      this.#stats?.inc(`scheduler/enqueued/${this.diskQueue.kind ?? 'disk'}`);
+      this.#stats?.inc('scheduler/enqueued');
+    }
+  }
+
+  /** The next request: from memory first, then from disk (Scrapy's order), or undefined when none is queued. */
+  next(): Request | undefined {
+    if (this.#closing) return undefined;
+    let request = this.queue.pop();
+    if (request !== undefined) {
+      this.#stats?.inc(this.#dequeuedKind);
+    } else if (this.diskQueue !== null) {
+      request = this.diskQueue.pop();
+      if (request !== undefined) this.#stats?.inc(`scheduler/dequeued/${this.diskQueue.kind ?? 'disk'}`);
+    }
+    if (request !== undefined) this.#stats?.inc('scheduler/dequeued');
     return request;
   }
 
   hasPending(): boolean {
-    return this.queue.size > 0;
+    return this.size > 0;
   }
 
-  /** How many requests are queued. */
+  /** How many requests are queued (none once the crawl closes). */
   get size(): number {
-    return this.queue.size;
+    if (this.#closing) return 0;
+    return this.queue.size + (this.diskQueue?.size ?? 0);
   }
 
-  /** Closes the queue and the duplicate filter (what they hold is released or persisted). */
+  /**
+   * The crawl is closing: forgets the requests in memory, keeps those on
+   * disk for the next run, and hands out nothing more. Returns how many
+   * were queued.
+   */
+  dropPending(): number {
+    const queued = this.size;
+    for (let dropped = this.queue.pop(); dropped !== undefined; dropped = this.queue.pop());
+    this.#closing = true;
+    return queued;
+  }
+
+  /** Closes the queues and the duplicate filter (what they hold is released or persisted). */
   async close(reason: string): Promise<void> {
+    // Scrapy's order: the queues, then the duplicate filter. seine's disk parts do their work synchronously.
     await this.queue.close?.();
+    await this.diskQueue?.close?.();
     await this.dupeFilter?.close?.(reason);
+  }
+
+  /** True when the request went to the disk queue; false without one, or when it cannot be serialized. */
+  #pushToDisk(request: Request): boolean {
+    if (this.diskQueue === null) return false;
+    try {
+      this.diskQueue.push(request);
+      return true;
+    } catch (error) {
+      if (!(error instanceof RequestSerializationError)) throw error;
+      // Scrapy logs this only with SCHEDULER_DEBUG; seine always warns once, since such a request is lost when the crawl is paused.
+      if (this.#logUnserializable) {
+        this.#schedulerLogger.warning(
+          `Unable to serialize request: ${request.toString()} - reason: ${error.message} - no more unserializable requests will be logged (stats being collected)`,
+        );
+        this.#logUnserializable = false;
+      }
+      this.#stats?.inc('scheduler/unserializable');
+      return false;
+    }
   }
 
   #logDuplicate(request: Request): void {

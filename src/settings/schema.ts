@@ -89,6 +89,7 @@ export interface SettingsSchema {
   HTTPERROR_ALLOW_ALL: boolean;
   ITEM_PIPELINES: ComponentOrders;
   ITEM_PIPELINES_BASE: ComponentOrders;
+  JOBDIR: string | null;
   LOG_ENABLED: boolean;
   LOG_ENCODING: string;
   LOG_FILE: string | null;
@@ -124,6 +125,7 @@ export interface SettingsSchema {
   RETRY_PRIORITY_ADJUST: number;
   ROBOTSTXT_OBEY: boolean;
   ROBOTSTXT_USER_AGENT: string | null;
+  SCHEDULER_DISK_QUEUE: string;
   SCHEDULER_MEMORY_QUEUE: string;
   SCHEDULER_PRIORITY_QUEUE: string;
   SPIDER_MIDDLEWARES: ComponentOrders;
@@ -246,6 +248,7 @@ export const SETTING_KINDS: { readonly [K in SettingName]: KindsFor<SettingsSche
   HTTPERROR_ALLOW_ALL: 'bool',
   ITEM_PIPELINES: 'dict',
   ITEM_PIPELINES_BASE: 'dict',
+  JOBDIR: 'nullableString',
   LOG_ENABLED: 'bool',
   LOG_ENCODING: 'string',
   LOG_FILE: 'nullableString',
@@ -281,6 +284,7 @@ export const SETTING_KINDS: { readonly [K in SettingName]: KindsFor<SettingsSche
   RETRY_PRIORITY_ADJUST: 'int',
   ROBOTSTXT_OBEY: 'bool',
   ROBOTSTXT_USER_AGENT: 'nullableString',
+  SCHEDULER_DISK_QUEUE: 'string',
   SCHEDULER_MEMORY_QUEUE: 'string',
   SCHEDULER_PRIORITY_QUEUE: 'string',
   SPIDER_MIDDLEWARES: 'dict',

@@ -24,6 +24,12 @@ export class Spider {
   allowedDomains?: string[];
   /** Set by the crawler that runs this spider. */
   crawler?: Crawler;
+  /**
+   * Data kept across runs of a paused and resumed crawl: with JOBDIR, the
+   * SpiderState extension loads it when the spider opens and saves it (as
+   * JSON) when it closes. Without JOBDIR it starts empty and is not kept.
+   */
+  state: Record<string, unknown> = {};
 
   /** `args` are the spider arguments; createSpider() also assigns them to the instance after this returns. */
   constructor(args: Readonly<Record<string, unknown>> = {}) {
