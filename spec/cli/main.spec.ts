@@ -50,6 +50,7 @@ describe('seine with no command', () => {
         '  seine <command> [options] [args]',
         '',
         'Available commands:',
+        '  bench         Run quick benchmark test',
         '  crawl         Run a spider',
         '  demo          Crawl a bundled demo site with the tutorial spider',
         '  fetch         Fetch a URL using the seine downloader',
@@ -393,7 +394,7 @@ describe('command context', () => {
   });
 
   it('registers only the working commands', () => {
-    expect(COMMANDS.map((command) => command.name)).toEqual(['crawl', 'demo', 'fetch', 'genspider', 'list', 'parse', 'runspider', 'settings', 'shell', 'startproject', 'version', 'view']);
+    expect(COMMANDS.map((command) => command.name)).toEqual(['bench', 'crawl', 'demo', 'fetch', 'genspider', 'list', 'parse', 'runspider', 'settings', 'shell', 'startproject', 'version', 'view']);
   });
 });
 

@@ -3,6 +3,7 @@
  * and one entry here; only commands that work are listed.
  */
 import type { SeineCommand } from '../command.js';
+import { benchCommand } from './bench.js';
 import { crawlCommand } from './crawl.js';
 import { demoCommand } from './demo.js';
 import { fetchCommand } from './fetch.js';
@@ -17,6 +18,7 @@ import { versionCommand } from './version.js';
 import { viewCommand } from './view.js';
 
 export const COMMANDS: readonly SeineCommand[] = [
+  benchCommand,
   crawlCommand,
   demoCommand,
   fetchCommand,
