@@ -7,19 +7,7 @@
 import type { SpiderLoader } from '../project/spider-loader.js';
 import type { SpiderClass } from '../spider/spider.js';
 import { DefaultSpider } from './default-spider.js';
-
-function hostOf(url: string): string | null {
-  try {
-    return new URL(url).hostname.toLowerCase();
-  } catch {
-    return null;
-  }
-}
-
-function coversHost(domain: string, host: string): boolean {
-  const d = domain.toLowerCase().replace(/^\./, '');
-  return host === d || host.endsWith(`.${d}`);
-}
+import { isUrlFromDomain } from '../middlewares/downloader/domain-match.js';
 
 /** The domains a spider class claims: its name and its `allowedDomains` (read from an instance). */
 function domainsOf(name: string, spiderClass: SpiderClass): string[] {
@@ -33,11 +21,10 @@ function domainsOf(name: string, spiderClass: SpiderClass): string[] {
 }
 
 export function spiderClassForUrl(loader: Pick<SpiderLoader, 'list' | 'find'> | null, url: string, fallback: SpiderClass = DefaultSpider): SpiderClass {
-  const host = hostOf(url);
-  if (loader === null || host === null || host === '') return fallback;
+  if (loader === null) return fallback;
   const matches = loader
     .list()
     .map((name) => loader.find(name)!)
-    .filter((found) => domainsOf(found.name, found.spiderClass).some((domain) => coversHost(domain, host)));
+    .filter((found) => domainsOf(found.name, found.spiderClass).some((domain) => isUrlFromDomain(url, domain)));
   return matches.length === 1 ? matches[0]!.spiderClass : fallback;
 }
