@@ -28,13 +28,26 @@ export interface CrawlDefaults {
   extensions: ReadonlyMap<string, ComponentClass<Extension>>;
 }
 
-export function startThrough(spider: Spider, middlewares: readonly SpiderMiddleware[]): AsyncIterable<SpiderOutput> {
-  let start = spider.start() as AsyncIterable<SpiderOutput>;
+/** `start` (default: the spider's `start()`) through the spider middlewares' `processStart`, outermost last. */
+export function startThrough(
+  spider: Spider,
+  middlewares: readonly SpiderMiddleware[],
+  source: AsyncIterable<SpiderOutput> | Iterable<SpiderOutput> = spider.start() as AsyncIterable<SpiderOutput>,
+): AsyncIterable<SpiderOutput> {
+  let start = toAsync(source);
   for (let i = middlewares.length - 1; i >= 0; i--) {
     const mw = middlewares[i]!;
     if (mw.processStart !== undefined) start = mw.processStart(start, spider);
   }
   return start;
+}
+
+async function* fromSync<T>(values: Iterable<T>): AsyncIterable<T> {
+  yield* values;
+}
+
+function toAsync<T>(values: AsyncIterable<T> | Iterable<T>): AsyncIterable<T> {
+  return Symbol.asyncIterator in values ? values : fromSync(values);
 }
 
 export { CRAWL_DEFAULTS } from './crawl-defaults-builtin.js';

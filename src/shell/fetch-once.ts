@@ -4,8 +4,8 @@
  * spider's settings, middlewares and pipelines apply, its start() does not
  * run, and the crawl's log goes to the bus it is given.
  */
-import type { SpiderMiddleware, SpiderOutput } from '../core/components.js';
 import { CrawlerImpl } from '../core/crawler-impl.js';
+import { startThrough } from '../core/crawl-defaults.js';
 import { SeineError } from '../errors/seine-error.js';
 import type { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
@@ -37,18 +37,6 @@ export interface CrawlOnceOptions {
   readonly logBus: LogBus;
 }
 
-// The given requests pass the spider middlewares' processStart, as start requests do.
-async function* requestsThrough(requests: readonly Request[], spider: Spider, middlewares: readonly SpiderMiddleware[]): AsyncIterable<SpiderOutput> {
-  let start: AsyncIterable<SpiderOutput> = (async function* () {
-    yield* requests;
-  })();
-  for (let i = middlewares.length - 1; i >= 0; i--) {
-    const mw = middlewares[i]!;
-    if (mw.processStart !== undefined) start = mw.processStart(start, spider);
-  }
-  yield* start;
-}
-
 /** A crawler whose start is `start(spider)` (called once the spider exists) instead of the spider's start(). */
 export function crawlerStartingWith(start: (spider: Spider) => readonly Request[], options: CrawlOnceOptions): CrawlerImpl {
   return new CrawlerImpl(
@@ -58,7 +46,8 @@ export function crawlerStartingWith(start: (spider: Spider) => readonly Request[
       settings: options.settings ?? {},
       projectSettings: options.projectSettings ?? {},
       feeds: options.feeds ?? [],
-      parts: { startOf: (spider, middlewares) => requestsThrough(start(spider), spider, middlewares) },
+      // The given requests pass the spider middlewares' processStart, as start requests do.
+      parts: { startOf: (spider, middlewares) => startThrough(spider, middlewares, start(spider)) },
     },
     options.logBus,
   );
