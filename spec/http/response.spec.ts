@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { inspect } from 'node:util';
 import { Request } from '../../src/http/request.js';
-import { Response } from '../../src/http/response.js';
+import { Response, isResponse } from '../../src/http/response.js';
 import { DetachedResponseError, NotTextResponseError } from '../../src/http/http-errors.js';
 
 const PAGE = `<html><head><title>Quotes</title></head>
@@ -149,5 +149,15 @@ describe('Response selectors', () => {
     expect(() => response.xpath('//a')).toThrow("Response content isn't text: xpath() needs");
     expect(() => response.selector).toThrow("Response content isn't text: selector needs");
     expect(NotTextResponseError.code).toBe('SEINE_NOT_TEXT_RESPONSE');
+  });
+});
+
+describe('isResponse', () => {
+  it('knows Responses by brand, also those from another loaded copy of seine', () => {
+    expect(isResponse(new Response({ url: 'http://example.com/', body: '' }))).toBe(true);
+    expect(isResponse({ url: 'http://example.com/', status: 200, body: Buffer.alloc(0) })).toBe(false);
+    expect(isResponse(null)).toBe(false);
+    const foreign = Object.create(Object.defineProperty({}, Symbol.for('seine.Response'), { value: true })) as object;
+    expect(isResponse(foreign)).toBe(true);
   });
 });

@@ -44,6 +44,13 @@ function isQuery(value: unknown): value is FollowAllQuery {
   return typeof css === 'string' || typeof xpath === 'string';
 }
 
+const RESPONSE_BRAND = Symbol.for('seine.Response');
+
+/** True for a seine Response, also one made by another loaded copy of seine (a brand, as isRequest). */
+export function isResponse(value: unknown): value is Response {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[RESPONSE_BRAND] === true;
+}
+
 /**
  * Drops the response's parsed document (the Selector that `css()`, `xpath()`
  * and `selector` share); the next use parses the body again. The engine
@@ -58,6 +65,7 @@ export let releaseDocument: (response: Response) => void;
  * document is parsed lazily on the first `css()` / `xpath()`.
  */
 export class Response {
+  declare readonly [RESPONSE_BRAND]: true;
   readonly url: string;
   readonly status: number;
   readonly headers: Headers;
@@ -249,6 +257,8 @@ export class Response {
     return this.toString();
   }
 }
+
+Object.defineProperty(Response.prototype, RESPONSE_BRAND, { value: true });
 
 function encodeBody(body: string, encoding: string): Buffer {
   return Buffer.from(encodeBinary(body, encoding), 'latin1');

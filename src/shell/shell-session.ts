@@ -8,7 +8,7 @@
 import * as seine from '../index.js';
 import type { Crawler } from '../core/crawler.js';
 import { isRequest, type Request } from '../http/request.js';
-import type { Response } from '../http/response.js';
+import { isResponse, type Response } from '../http/response.js';
 import type { Spider } from '../spider/spider.js';
 import { helpText } from './help-text.js';
 import { openInBrowser } from './open-in-browser.js';
@@ -30,12 +30,6 @@ export interface ShellSessionOptions {
 export interface FetchOptions {
   /** Follow redirects (default true); `false` keeps the 3xx response. */
   readonly redirect?: boolean;
-}
-
-// Duck-typed: a response made by a project's own copy of seine is as good (NOTES.md).
-function isResponse(value: unknown): value is Response {
-  const r = value as Partial<Response> | null;
-  return typeof r === 'object' && r !== null && typeof r.url === 'string' && typeof r.status === 'number' && Buffer.isBuffer(r.body);
 }
 
 export class ShellSession {
