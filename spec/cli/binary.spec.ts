@@ -6,25 +6,12 @@
  */
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { SEINE_VERSION } from '../../src/version.js';
+import { ensureBuilt, ROOT } from './fixtures/run-seine.js';
 
 const run = promisify(execFile);
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const MAIN = join(ROOT, 'dist', 'cli', 'main.js');
-
-function newestSourceTime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSourceTime(path));
-    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}
 
 interface Result {
   status: number;
@@ -43,13 +30,7 @@ async function seine(...args: string[]): Promise<Result> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(MAIN) || statSync(MAIN).mtimeMs < newestSourceTime(join(ROOT, 'src'))) {
-    // tsc still emits when files outside the CLI have type errors; only the emitted entry point matters here.
-    await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
-      cwd: ROOT,
-    }).catch(() => undefined);
-  }
-  expect(existsSync(MAIN)).toBe(true);
+  expect(await ensureBuilt()).toBe(true);
 }, 120_000);
 
 describe('bin/seine.js', () => {
