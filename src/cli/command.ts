@@ -11,6 +11,7 @@ import type { TextWriter } from '../log/sink.js';
 import type { Settings } from '../settings/settings.js';
 import type { SettingsInput } from '../settings/schema.js';
 import type { GlobalOptions } from './global-options.js';
+import type { Project } from '../project/project.js';
 
 export interface CommandContext<A> {
   /** The parsed options and positionals, camelCase keys included. */
@@ -25,6 +26,8 @@ export interface CommandContext<A> {
   readonly logger: Logger;
   readonly cwd: string;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** The project around `cwd` (nearest seine.cfg), opened once by the CLI; null outside one and for startproject. */
+  readonly project: Project | null;
 }
 
 export interface CommandSpec<A> {

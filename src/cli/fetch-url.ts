@@ -4,7 +4,7 @@
  * the URL, and the one-request crawl.
  */
 import type { Argv } from 'yargs';
-import { loadSpiders, openProject, requireProject } from '../project/project.js';
+import { loadSpiders, requireProject, type Project } from '../project/project.js';
 import { fetchOnce, type Fetched } from '../shell/fetch-once.js';
 import { shellRequest } from '../shell/shell-request.js';
 import { spiderClassForUrl } from '../shell/spider-for-url.js';
@@ -37,21 +37,21 @@ export interface SpiderChoice {
 }
 
 /** `--spider NAME` from the project, else the project's spider for the URL, else the default spider (also used by `seine shell`). */
-export async function chooseSpider(url: string, name: string | undefined, cwd: string): Promise<SpiderChoice> {
+export async function chooseSpider(url: string, name: string | undefined, opened: Project | null, cwd: string): Promise<SpiderChoice> {
   if (name !== undefined) {
-    const project = await requireProject(cwd);
+    const project = requireProject(opened, cwd);
     return { spiderClass: (await loadSpiders(project)).load(name).spiderClass, projectSettings: { ...project.settings } };
   }
-  const project = await openProject(cwd);
+  const project = opened;
   if (project === null) return { spiderClass: DefaultSpider, projectSettings: {} };
   return { spiderClass: spiderClassForUrl(await loadSpiders(project), url), projectSettings: { ...project.settings } };
 }
 
 /** Downloads the command's URL through a crawl of the chosen spider; a failure throws its one-line error. */
 export async function fetchUrl(context: CommandContext<FetchUrlArgs>, command: string): Promise<Fetched> {
-  const { args, cwd, settings, logBus, logger } = context;
+  const { args, cwd, settings, logBus, logger, project } = context;
   const url = fullUrlArgument(args.url, command, cwd);
-  const { spiderClass, projectSettings } = await chooseSpider(url, args.spider, cwd);
+  const { spiderClass, projectSettings } = await chooseSpider(url, args.spider, project, cwd);
   logger.debug(`Fetching ${url} with the spider '${spiderName(spiderClass) ?? 'default'}'`);
   const request = shellRequest(url, { redirect: args.redirect !== false, cwd });
   return fetchOnce(request, { spiderClass, settings: cmdlineSettings(settings), projectSettings, logBus });

@@ -26,7 +26,7 @@ import {
   type GlobalOptions,
 } from './global-options.js';
 import { topLevelUsage } from './usage.js';
-import { openProject } from '../project/project.js';
+import { openProject, type Project } from '../project/project.js';
 import { UsageError } from './usage-error.js';
 import { usageErrorFromYargs } from './yargs-errors.js';
 
@@ -98,12 +98,12 @@ function commandParser(command: SeineCommand): Argv<unknown> {
   });
 }
 
-function buildSettings(command: SeineCommand, args: Record<string, unknown>, projectSettings: Record<string, unknown> | undefined): Settings {
+function buildSettings(command: SeineCommand, args: Record<string, unknown>, project: Project | null): Settings {
   const settings = new Settings();
   settings.setdict(command.defaultSettings, 'command', `the '${command.name}' command's defaults`);
   // Inside a project its settings.ts counts for every command, as in Scrapy: BOT_NAME in the
   // startup line, LOG_LEVEL / LOG_FILE for the log sink.
-  if (projectSettings !== undefined) settings.setdict(projectSettings, 'project', 'the project\'s settings');
+  if (project !== null) settings.setdict(project.settings, 'project', project.config.settingsFile);
   applyGlobalOptions(settings, args as unknown as GlobalOptions, command.name);
   return settings;
 }
@@ -216,7 +216,7 @@ export async function runCli(rawArgv: readonly string[], io: CliIo = {}): Promis
       return 0;
     }
     const project = command.name === 'startproject' ? null : await openProject(io.cwd ?? process.cwd());
-    settings = buildSettings(command, args, project?.settings);
+    settings = buildSettings(command, args, project);
     const sink = attachLogSink(logBus.events$, logSinkOptions(settings), stderr);
     cleanups.push(() => sink.unsubscribe());
     let commandStdout = stdout;
@@ -235,6 +235,7 @@ export async function runCli(rawArgv: readonly string[], io: CliIo = {}): Promis
       logger: logBus.getLogger(`seine.commands.${command.name}`),
       cwd: io.cwd ?? process.cwd(),
       env: io.env ?? process.env,
+      project,
     };
     return await command.run(context);
   } catch (error) {

@@ -36,9 +36,8 @@ export async function openProject(cwd: string): Promise<Project | null> {
   };
 }
 
-/** The project around `cwd`; outside one, NotInProjectError (for crawl, list). */
-export async function requireProject(cwd: string): Promise<Project> {
-  const project = await openProject(cwd);
+/** The project a command was run in; outside one, NotInProjectError (for crawl, list, parse). */
+export function requireProject(project: Project | null, cwd: string): Project {
   if (project === null) throw new NotInProjectError(cwd);
   return project;
 }

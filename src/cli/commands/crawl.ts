@@ -14,9 +14,9 @@ export const crawlCommand = defineCommand<CrawlOptionArgs & { spider: string }>(
   builder: (parser) =>
     withCrawlOptions(parser
       .positional('spider', { type: 'string', describe: 'the name of a spider of the project (see seine list)', demandOption: true })) as never,
-  async handler({ args, settings, logBus, cwd, logger }) {
+  async handler({ args, settings, logBus, cwd, logger, project: opened }) {
     const feeds = parseFeedOptions(args);
-    const project = await requireProject(cwd);
+    const project = requireProject(opened, cwd);
     const spiders = await loadSpiders(project);
     const found = spiders.load(String(args.spider));
     logger.debug(`Running spider ${found.name} from ${found.file}`);

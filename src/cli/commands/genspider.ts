@@ -1,7 +1,7 @@
 import { defineCommand } from '../command.js';
 import { UsageError } from '../usage-error.js';
 import { genSpider, templateList } from '../../project/gen-spider.js';
-import { loadSpiders, openProject } from '../../project/project.js';
+import { loadSpiders } from '../../project/project.js';
 
 /**
  * `seine genspider [-t template] <name> <domain>`: inside a project, into its
@@ -19,7 +19,7 @@ export const genspiderCommand = defineCommand<{ name?: string; domain?: string; 
       .positional('domain', { type: 'string', describe: 'the domain (or a URL) to crawl' })
       .option('template', { alias: 't', type: 'string', default: 'basic', requiresArg: true, describe: 'the template to use (see --list)' })
       .option('list', { alias: 'l', type: 'boolean', describe: 'list available templates' }) as never,
-  async handler({ args, cwd, stdout }) {
+  async handler({ args, cwd, stdout, project }) {
     if (args.list === true) {
       stdout.write(templateList());
       return;
@@ -27,7 +27,6 @@ export const genspiderCommand = defineCommand<{ name?: string; domain?: string; 
     if (args.name === undefined || args.domain === undefined) {
       throw new UsageError('genspider needs a spider name and a domain, e.g. seine genspider example example.com', { command: 'genspider' });
     }
-    const project = await openProject(cwd);
     const context = project === null ? null : { project, spiders: await loadSpiders(project) };
     const { message } = genSpider({ name: String(args.name), domain: String(args.domain), template: args.template, cwd, project: context });
     stdout.write(message);

@@ -7,8 +7,8 @@ export const listCommand = defineCommand({
   description: 'List available spiders',
   defaultSettings: { LOG_ENABLED: false },
   builder: (parser) => parser,
-  async handler({ cwd, stdout }) {
-    const spiders = await loadSpiders(await requireProject(cwd));
+  async handler({ cwd, stdout, project }) {
+    const spiders = await loadSpiders(requireProject(project, cwd));
     for (const name of spiders.list()) stdout.write(`${name}\n`);
   },
 });

@@ -73,14 +73,14 @@ export const parseCommand = defineCommand<ParseArgs>({
       .option('nolinks', { type: 'boolean', describe: "don't show the requests to follow (extracted links)" })
       .option('nocolour', { type: 'boolean', describe: 'print without colours' })
       .option('verbose', { alias: 'v', type: 'boolean', describe: 'print each depth level one by one' })) as never,
-  async handler({ args, settings, logBus, cwd, stdout }) {
+  async handler({ args, settings, logBus, cwd, stdout, project: opened }) {
     const url = fullUrlArgument(args.url, 'parse', cwd);
     const depth = parseDepth(args.depth);
     const meta = jsonObjectOption(args.meta, '-m/--meta');
     const cbKwargs = jsonObjectOption(args.cbkwargs, '--cbkwargs');
     const feeds = parseFeedOptions(args);
     const spiderArgs = parseSpiderArgs(args.a ?? []);
-    const project = await requireProject(cwd);
+    const project = requireProject(opened, cwd);
     const spiders = await loadSpiders(project);
     let spiderClass;
     if (args.spider !== undefined) {

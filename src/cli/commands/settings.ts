@@ -1,6 +1,5 @@
 import type { Settings } from '../../settings/settings.js';
 import { defineCommand } from '../command.js';
-import { openProject } from '../../project/project.js';
 
 /**
  * How `--get` prints a value: text as is, everything else as JSON (Scrapy
@@ -46,10 +45,8 @@ export const settingsCommand = defineCommand({
       .option('getint', { type: 'string', requiresArg: true, describe: DESCRIPTIONS.getint })
       .option('getfloat', { type: 'string', requiresArg: true, describe: DESCRIPTIONS.getfloat })
       .option('getlist', { type: 'string', requiresArg: true, describe: DESCRIPTIONS.getlist }),
-  async handler({ args, settings, stdout, cwd }) {
-    // Inside a project, its settings.ts sits between the command's defaults and -s.
-    const project = await openProject(cwd);
-    if (project !== null) settings.setdict(project.settings, 'project', project.config.settingsFile);
+  // Inside a project, its settings.ts sits between the command's defaults and -s (the CLI layers it).
+  async handler({ args, settings, stdout }) {
     for (const option of Object.keys(GETTERS) as Array<keyof typeof GETTERS>) {
       const name = args[option];
       if (name !== undefined) stdout.write(`${GETTERS[option](settings, name)}\n`);

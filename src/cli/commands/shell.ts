@@ -3,7 +3,6 @@ import { resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { defineCommand } from '../command.js';
 import { cmdlineSettings } from '../run-crawl.js';
-import { openProject } from '../../project/project.js';
 import { chooseSpider } from '../fetch-url.js';
 import { ShellFetchError } from '../../shell/shell-errors.js';
 import { looksLikeBareFileName, targetUrl } from '../../shell/target-url.js';
@@ -26,7 +25,7 @@ export const shellCommand = defineCommand<{ target?: string; spider?: string; re
       // yargs reads `--no-redirect` as `redirect: false`; declared under both names so the help shows the one users type.
       .option('redirect', { type: 'boolean', hidden: true })
       .option('no-redirect', { type: 'boolean', describe: 'do not follow HTTP 3xx redirects of the target' }) as never,
-  async handler({ args, settings, logBus, cwd, env }) {
+  async handler({ args, settings, logBus, cwd, env, project }) {
     // The console's compilers (esbuild, acorn) load only for the shell, not for every seine command.
     const [{ ShellCrawler }, { ShellSession }, { chooseConsole }, { historyFileFor, runConsole }] = await Promise.all([
       import('../../shell/shell-crawler.js'),
@@ -34,12 +33,11 @@ export const shellCommand = defineCommand<{ target?: string; spider?: string; re
       import('../../shell/console/choose-console.js'),
       import('../../shell/console/start-console.js'),
     ]);
-    const project = await openProject(cwd);
     const url = args.target === undefined ? null : targetUrl(args.target, cwd);
     // An unknown console is a mistake to report before anything is downloaded.
     const kind = chooseConsole({ env: env['SEINE_SHELL'], config: project?.config.sections['settings']?.['shell'] });
 
-    const { spiderClass, projectSettings } = await chooseSpider(url ?? '', args.spider, cwd);
+    const { spiderClass, projectSettings } = await chooseSpider(url ?? '', args.spider, project, cwd);
 
     // Scrapy's shell: no periodic "Crawled N pages" lines in the middle of the console, and retries
     // without seine's backoff, since someone is waiting at the prompt (a bare `index.html` fails in
