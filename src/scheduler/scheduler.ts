@@ -69,6 +69,8 @@ export class Scheduler {
   // Built once: the keys are used on every push and pop.
   readonly #enqueuedKind: string;
   readonly #dequeuedKind: string;
+  readonly #enqueuedDiskKind: string;
+  readonly #dequeuedDiskKind: string;
 
   constructor(options: SchedulerOptions = {}) {
     this.queue = options.queue ?? new MemoryPriorityQueue();
@@ -80,6 +82,9 @@ export class Scheduler {
     this.#enqueuedKind = `scheduler/enqueued/${kind}`;
     this.#dequeuedKind = `scheduler/dequeued/${kind}`;
     this.diskQueue = options.diskQueue ?? null;
+    const diskKind = this.diskQueue?.kind ?? 'disk';
+    this.#enqueuedDiskKind = `scheduler/enqueued/${diskKind}`;
+    this.#dequeuedDiskKind = `scheduler/dequeued/${diskKind}`;
     this.#schedulerLogger = options.schedulerLogger ?? getLogger(SCHEDULER_LOGGER);
   }
 
@@ -147,12 +152,9 @@ export class Scheduler {
 
   /** Stores `request`; false when it is a duplicate (logged once, counted in `dupefilter/filtered`). */
   enqueue(request: Request): boolean {
-    if (!request.dontFilter && this.dupeFilter !== null && this.dupeFilter.seen(request)) {
-      this.#logDuplicate(request);
-      return false;
-    }
+    if (this.#isDuplicate(request)) return false;
     if (this.#pushToDisk(request)) {
-      this.#stats?.inc(`scheduler/enqueued/${this.diskQueue!.kind ?? 'disk'}`);
+      this.#stats?.inc(this.#enqueuedDiskKind);
     } else {
       this.queue.push(request);
       this.#stats?.inc(this.#enqueuedKind);
@@ -167,15 +169,9 @@ export class Scheduler {
    * Scrapy's scheduler does until it closes; without, it is dropped.
    */
   enqueueAfterClose(request: Request): void {
-    if (this.diskQueue === null) return;
-    if (!request.dontFilter && this.dupeFilter !== null && this.dupeFilter.seen(request)) {
-      this.#logDuplicate(request);
-      return;
-    }
-    if (this.#pushToDisk(request)) {
-      this.#stats?.inc(`scheduler/enqueued/${this.diskQueue.kind ?? 'disk'}`);
-      this.#stats?.inc('scheduler/enqueued');
-    }
+    if (this.diskQueue === null || this.#isDuplicate(request) || !this.#pushToDisk(request)) return;
+    this.#stats?.inc(this.#enqueuedDiskKind);
+    this.#stats?.inc('scheduler/enqueued');
   }
 
   /** The next request: from memory first, then from disk (Scrapy's order), or undefined when none is queued. */
@@ -186,7 +182,7 @@ export class Scheduler {
       this.#stats?.inc(this.#dequeuedKind);
     } else if (this.diskQueue !== null) {
       request = this.diskQueue.pop();
-      if (request !== undefined) this.#stats?.inc(`scheduler/dequeued/${this.diskQueue.kind ?? 'disk'}`);
+      if (request !== undefined) this.#stats?.inc(this.#dequeuedDiskKind);
     }
     if (request !== undefined) this.#stats?.inc('scheduler/dequeued');
     return request;
@@ -242,7 +238,9 @@ export class Scheduler {
     }
   }
 
-  #logDuplicate(request: Request): void {
+  /** True when the duplicate filter has seen `request` before: logged (once, or each with DUPEFILTER_DEBUG) and counted in `dupefilter/filtered`. */
+  #isDuplicate(request: Request): boolean {
+    if (request.dontFilter || this.dupeFilter === null || !this.dupeFilter.seen(request)) return false;
     if (this.#debug) {
       this.#logger.debug(`Filtered duplicate request: ${request.toString()} (referer: ${request.headers.get('Referer') ?? 'None'})`);
     } else if (this.#logDuplicates) {
@@ -252,5 +250,6 @@ export class Scheduler {
       this.#logDuplicates = false;
     }
     this.#stats?.inc('dupefilter/filtered');
+    return true;
   }
 }
