@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { Headers } from '../../../src/http/headers.js';
-import { formatHttpDate, lastHeader, parseCacheControl, parseHttpDate, pythonInt } from '../../../src/middlewares/downloader/http-cache-headers.js';
+import { lastHeader, parseCacheControl, pythonInt } from '../../../src/middlewares/downloader/http-cache-headers.js';
+import { formatHttpDate, parseHttpDate } from '../../../src/http/http-date.js';
 
 describe('parseCacheControl', () => {
   it("reads directives as Scrapy's parse_cachecontrol does: lower-cased names, raw values, null without '='", () => {

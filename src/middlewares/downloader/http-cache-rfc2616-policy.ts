@@ -3,7 +3,8 @@ import { isRequest, type Request } from '../../http/request.js';
 import type { Response } from '../../http/response.js';
 import { DEFAULT_SETTINGS } from '../../settings/index.js';
 import { requestScheme, type HttpCachePolicy } from './http-cache-contracts.js';
-import { lastHeader, parseCacheControl, parseHttpDate, pythonInt } from './http-cache-headers.js';
+import { lastHeader, parseCacheControl, pythonInt } from './http-cache-headers.js';
+import { parseHttpDate } from '../../http/http-date.js';
 
 export interface RFC2616PolicyOptions {
   /** HTTPCACHE_ALWAYS_STORE: store every response (but `no-store` ones and 304s), fresh or not. Default false. */

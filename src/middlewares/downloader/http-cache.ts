@@ -15,7 +15,7 @@ import {
 } from './http-cache-contracts.js';
 import { DummyPolicy } from './http-cache-dummy-policy.js';
 import { FilesystemCacheStorage } from './http-cache-filesystem-storage.js';
-import { formatHttpDate } from './http-cache-headers.js';
+import { formatHttpDate } from '../../http/http-date.js';
 import { RFC2616Policy } from './http-cache-rfc2616-policy.js';
 import { isRetryableError } from './retryable-errors.js';
 

@@ -4,6 +4,8 @@
  * request only goes to the back of the queue); hammering a server that
  * answered 503 or 429 makes it worse, so seine waits.
  */
+import { parseHttpDate } from '../../http/http-date.js';
+
 export interface RetryDelayOptions {
   /** RETRY_BACKOFF_BASE: seconds before the first retry (before jitter); 0 = retry at once. */
   baseSeconds: number;
@@ -14,8 +16,6 @@ export interface RetryDelayOptions {
 }
 
 const DELAY_SECONDS = /^\d+$/;
-/** asctime's form (`Sun Nov  6 08:49:37 1994`) names no zone; HTTP dates are GMT, but Date.parse would read local time. */
-const ASCTIME = /^[A-Za-z]{3} [A-Za-z]{3} [ \d]?\d \d\d:\d\d:\d\d \d{4}$/;
 
 /**
  * The seconds a `Retry-After` value asks for (RFC 9110 §10.2.3): a
@@ -26,11 +26,8 @@ export function parseRetryAfter(header: string | null | undefined, nowMs: number
   if (header === null || header === undefined) return null;
   const value = header.trim();
   if (DELAY_SECONDS.test(value)) return Number(value);
-  // Date.parse reads '1.5' or '-3' as dates; an HTTP date always names its month (and usually its day) in letters.
-  if (!/[A-Za-z]/.test(value)) return null;
-  const date = Date.parse(ASCTIME.test(value) ? `${value} GMT` : value);
-  if (Number.isNaN(date)) return null;
-  return Math.max(0, (date - nowMs) / 1000);
+  const date = parseHttpDate(value);
+  return date === null ? null : Math.max(0, date - nowMs / 1000);
 }
 
 /**
