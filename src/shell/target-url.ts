@@ -13,9 +13,14 @@ const PATH_LIKE = /^(?:\.{1,2}[/\\]|\/)/;
 // `localhost:8000/x` has no scheme: a colon followed by a port is a host and port.
 const SCHEME = /^[a-z][a-z0-9+.-]*:(?!\d+(?:[/?#]|$))/i;
 
+/** A target written as a path (`./x`, `../x`, `/x`): a local file, never a host. */
+export function isPathLike(target: string): boolean {
+  return PATH_LIKE.test(target);
+}
+
 export function targetUrl(target: string, cwd: string): string {
   const trimmed = target.trim();
-  if (PATH_LIKE.test(trimmed) || trimmed === '.' || trimmed === '..') return pathToFileURL(resolve(cwd, trimmed)).href;
+  if (isPathLike(trimmed) || trimmed === '.' || trimmed === '..') return pathToFileURL(resolve(cwd, trimmed)).href;
   if (SCHEME.test(trimmed)) return trimmed;
   return `http://${trimmed.replace(/^\/\//, '')}`;
 }
