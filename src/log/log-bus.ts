@@ -65,11 +65,11 @@ export class LogBus {
   }
 
   emit(event: LogEvent): void {
-    if (this.#held !== null) this.#held.push(event);
+    if (this.#holds > 0) this.#held.push(event);
     else this.#subject.next(event);
   }
 
-  #held: LogEvent[] | null = null;
+  #held: LogEvent[] = [];
   #holds = 0;
 
   /**
@@ -80,14 +80,13 @@ export class LogBus {
    */
   hold(): () => void {
     this.#holds++;
-    this.#held ??= [];
     let released = false;
     return () => {
       if (released) return;
       released = true;
       if (--this.#holds > 0) return;
-      const events = this.#held ?? [];
-      this.#held = null;
+      const events = this.#held;
+      this.#held = [];
       for (const event of events) this.#subject.next(event);
     };
   }
