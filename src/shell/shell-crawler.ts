@@ -27,7 +27,7 @@ export interface ShellCrawlerOptions {
 }
 
 /** An async iterable the engine takes as the spider's start; it ends when closed. */
-class RequestQueue implements AsyncIterable<SpiderOutput> {
+class FetchQueue implements AsyncIterable<SpiderOutput> {
   readonly #items: Request[] = [];
   #wake: (() => void) | null = null;
   #closed = false;
@@ -58,7 +58,7 @@ class RequestQueue implements AsyncIterable<SpiderOutput> {
 
 export class ShellCrawler {
   readonly crawler: CrawlerImpl;
-  readonly #queue = new RequestQueue();
+  readonly #queue = new FetchQueue();
   readonly #forward: Subscription;
   #run: Promise<string> | null = null;
 
