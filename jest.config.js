@@ -1,5 +1,5 @@
 // Native ESM jest (run with --experimental-vm-modules) + swc: measured fastest here
-// (NOTES.md), and it runs ESM-only got without the typescript package's compiler API.
+// (docs/dependencies.md), and it runs ESM-only got without the typescript package's compiler API.
 export default {
   testEnvironment: 'node',
   roots: ['<rootDir>/spec', '<rootDir>/bench'],

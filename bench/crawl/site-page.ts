@@ -1,9 +1,10 @@
 /**
- * The pages of the benchmark site: the listing page of NOTES.md ("Peers
- * measured here") — ~12.7 KB, 10 entries to extract, ~75 links of which 10
- * go to other pages of the site.
+ * The pages of the benchmark site: the listing page Scrapy and Crawlee were
+ * measured on (docs/performance.md, "Scrapy and Crawlee on the benchmark
+ * site") — ~12.7 KB, 10 entries to extract, ~75 links of which 10 go to
+ * other pages of the site.
  *
- * NOTES.md's peers crawled 2,000 such pages and made ~142,000 candidate
+ * There the peers crawled 2,000 such pages and made ~142,000 candidate
  * requests, ~140,000 of them duplicates: the spider follows every link on a
  * page (~71 each) and still reaches only the 2,000 pages. So every link here
  * leads back into the page set: the pager links name the 10 neighbouring

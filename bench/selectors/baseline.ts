@@ -1,8 +1,8 @@
 /**
  * --baseline: the alternatives seine did not build on, timed on the listing
  * set with the same loop, so docs/performance.md can show why seine has its
- * own tree and XPath engine (NOTES.md: linkedom parse alone ≈ parsel's whole
- * parse + extract).
+ * own tree and XPath engine (docs/dependencies.md: linkedom's parse alone
+ * costs about parsel's whole parse + extract).
  *
  * linkedom and xpath are imported by variable name so that their type
  * declarations stay out of the program: xpath.d.ts pulls in lib "dom",
@@ -48,13 +48,13 @@ function nodeText(node: LdNode): string {
   return node.value ?? node.nodeValue ?? '';
 }
 
-/** NOTES.md, xpath over linkedom, quirk 2: any DOCTYPE makes xpath.js return nothing, so it goes. */
+/** Any DOCTYPE makes xpath.js over linkedom return nothing (docs/dependencies.md), so it goes. */
 function withoutDoctype(html: string): string {
   return html.replace(/^\s*<!DOCTYPE[^>]*>/i, '');
 }
 
 function xpathWork(ld: LinkedomModule, xp: XPathModule, listing: ListingQueries): PageWork {
-  // Expressions parsed once: NOTES.md found that caching saves only 1–2 %, but it is what a fair user would do.
+  // Expressions parsed once: caching saves only 1–2 % (docs/dependencies.md), but it is what a fair user would do.
   const entries = xp.parse(listing.entries.xpath);
   const fields = listing.fields.map((f) => ({ take: f.take, expr: xp.parse(f.xpath) }));
   const links = xp.parse(listing.links.xpath);

@@ -1,8 +1,8 @@
 /**
- * The listing pages: the page a crawl spends most of its parsing on, as
- * NOTES.md describes the benchmark site (and the loopback crawl measured
- * there): ~12.7 KB, 10 entries to extract, ~75 links of which 10 go to other
- * listing pages.
+ * The listing pages: the page a crawl spends most of its parsing on, as on
+ * the benchmark site Scrapy and Crawlee were crawled on (docs/performance.md):
+ * ~12.7 KB, 10 entries to extract, ~75 links of which 10 go to other listing
+ * pages.
  *
  * Each entry has what a spider pulls out of it — a title link, an author
  * link and a price, 2–5 tag links, a description paragraph — wrapped in the

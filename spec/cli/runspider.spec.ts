@@ -82,7 +82,7 @@ const QUIET = ['-s', 'TELNETCONSOLE_ENABLED=false'];
 const TIMEOUT = 60_000;
 
 describe('seine runspider: crawling', () => {
-  it('crawls the site with the spider of INTERFACE.md and exits 0', async () => {
+  it('crawls the site with the quotes spider and exits 0', async () => {
     const file = spiderFile('quotes.ts', QUOTES_SPIDER);
     const result = await runSeine(['runspider', file, '-O', 'quotes.jsonl', ...QUIET], dir);
     expect(result.status).toBe(0);
@@ -129,7 +129,7 @@ describe('seine runspider: crawling', () => {
 });
 
 describe('seine runspider: the log', () => {
-  it('writes the lines of INTERFACE.md in order, in the `<date> <time> [<logger>] <LEVEL>: <message>` format', async () => {
+  it('writes the lines of docs/logging.md in order, in the `<date> <time> [<logger>] <LEVEL>: <message>` format', async () => {
     const file = spiderFile('quotes.ts', QUOTES_SPIDER);
     const result = await runSeine(['runspider', file], dir);
     expect(result.status).toBe(0);

@@ -51,7 +51,7 @@ describe('crawl() in code', () => {
     expect(run.stats?.get('finish_reason')).toBe('cancelled');
   });
 
-  it('logs the lines of INTERFACE.md in order', async () => {
+  it('logs the lines of docs/logging.md in order', async () => {
     const run = crawl(quotesSpider(), { settings: { TELNETCONSOLE_ENABLED: false } });
     const logs = await lastValueFrom(run.logs$.pipe(toArray()));
     const messages = logs.map((l) => l.message.split('\n')[0]!);

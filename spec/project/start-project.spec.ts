@@ -27,7 +27,7 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('startProject', () => {
-  it('creates the layout of INTERFACE.md and says what to do next', () => {
+  it('creates the layout of docs/projects.md and says what to do next', () => {
     const started = startProject({ name: 'tutorial', cwd: dir });
     const root = join(dir, 'tutorial');
     expect(started.projectDir).toBe(root);

@@ -84,7 +84,7 @@ function isList(current: Selector | SelectorList): current is SelectorList {
 }
 
 /**
- * parsel 1.7 prints `<Selector xpath='…' data='…'>`; INTERFACE.md fixes
+ * parsel 1.7 prints `<Selector xpath='…' data='…'>`; docs/selectors.md fixes
  * seine's repr as `<Selector query='…' data='…'>` (parsel ≥ 1.8's wording).
  * That one word is the only difference: quoting, escaping and shortening are
  * Python's and must match.

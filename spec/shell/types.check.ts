@@ -6,7 +6,7 @@ export class DebugSpider extends Spider {
   static override name = 'debug';
 
   override async *parse(response: Response) {
-    // As INTERFACE.md writes it: awaited in a callback, with the spider as `this`.
+    // As docs/shell.md writes it: awaited in a callback, with the spider as `this`.
     const done: Promise<void> = inspectResponse(response, this);
     await done;
     yield { url: response.url };

@@ -4,7 +4,7 @@ import type { Response } from '../../src/http/response.js';
 import { Spider, isSpiderClass, type SpiderClass } from '../../src/spider/spider.js';
 import { createSpider } from '../../src/spider/create-spider.js';
 
-// INTERFACE.md's spider; `override` only because this repository compiles with noImplicitOverride.
+// A spider with the members docs/spiders.md describes; `override` only because this repository compiles with noImplicitOverride.
 export class QuotesSpider extends Spider {
   static override name = 'quotes';
   static override customSettings = { DOWNLOAD_DELAY: 0.5 };

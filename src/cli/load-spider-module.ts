@@ -18,7 +18,7 @@ let hooksInstalled = false;
  * Lets users' `.ts` files run with no build step (tsx), and makes their
  * `import … from 'seine'` resolve to the seine that is running — even where
  * the project has no node_modules — so that classes are shared
- * (NOTES.md: a second copy breaks `instanceof Spider`).
+ * (docs/dependencies.md: a second copy breaks `instanceof Spider`).
  */
 async function installHooks(): Promise<void> {
   if (hooksInstalled) return;

@@ -120,8 +120,8 @@ interface ErrorLike {
 }
 
 // Duck-typed rather than instanceof: a project's own copy of seine throws
-// another copy's SeineError (NOTES.md), and Node's own errors can come from
-// another realm (vm contexts).
+// another copy's SeineError (docs/dependencies.md), and Node's own errors can
+// come from another realm (vm contexts).
 function isErrorLike(error: unknown): error is ErrorLike {
   const candidate = error as Partial<ErrorLike> | null;
   return (

@@ -11,7 +11,7 @@ import { Spider } from '../spider/spider.js';
 
 export class DemoQuotesSpider extends Spider {
   static override name = 'quotes';
-  /** The demo site's home URL, e.g. `http://127.0.0.1:8000/`; `declare` keeps the argument (NOTES.md). */
+  /** The demo site's home URL, e.g. `http://127.0.0.1:8000/`; `declare` keeps the argument (docs/dependencies.md). */
   declare site?: string;
 
   override async *start(): AsyncIterable<Request> {

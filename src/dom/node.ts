@@ -8,9 +8,9 @@
  * `order` (pre-order position, attributes right after their element) makes
  * document-order sorting a number comparison.
  *
- * Why not linkedom's DOM: NOTES.md measured linkedom's parse alone at about
- * parsel's whole parse+extract time (1,096 vs 1,084 pages/s), and xpath.js
- * over it 9–19× slower than lxml. See docs/performance.md.
+ * Why not linkedom's DOM: its parse alone was measured at about parsel's
+ * whole parse+extract time (1,096 vs 1,084 pages/s), and xpath.js over it
+ * 9–19× slower than lxml. See docs/dependencies.md and docs/performance.md.
  */
 
 export const ELEMENT = 1;

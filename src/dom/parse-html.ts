@@ -11,9 +11,10 @@ import { pythonStrip } from './python-strip.js';
  * `<p>` around stray text, start tags that close open elements, end tags
  * that close only elements of lower priority, HTML 4 entity rules.
  *
- * htmlparser2's Tokenizer does the lexing (NOTES.md: htmlparser2 parses ~4×
- * faster than linkedom, about parsel's whole parse+extract budget); the tree
- * rules are libxml2's, observed by scripts/derive-libxml2-html-rules.py.
+ * htmlparser2's Tokenizer does the lexing (docs/dependencies.md: htmlparser2
+ * parses ~4× faster than linkedom, whose parse alone costs about parsel's
+ * whole parse+extract budget); the tree rules are libxml2's, observed by
+ * scripts/derive-libxml2-html-rules.py.
  *
  * Known difference: CDATA sections in HTML, which libxml2 mangles, are kept
  * as comments here.

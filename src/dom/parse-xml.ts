@@ -8,7 +8,8 @@ import { pythonStrip } from './python-strip.js';
  * parser does for parsel: names keep their case, `ns` holds the URI bound to
  * the prefix in scope, xmlns declarations are kept in `nsDecls` (they are not
  * attribute nodes), CDATA sections become text, and a start tag left open is
- * closed at the end. NOTES.md: linkedom's XML mode has no namespaces at all.
+ * closed at the end. linkedom's XML mode has no namespaces at all
+ * (docs/dependencies.md).
  */
 
 const XML_NS = 'http://www.w3.org/XML/1998/namespace';

@@ -32,7 +32,7 @@ export class ConnectionRefusedError extends DownloadError {
 
 /**
  * The host name does not resolve. The message is Scrapy's wording, which
- * INTERFACE.md quotes for `seine shell index.html`; `url` names the request.
+ * docs/shell.md shows for `seine shell index.html`; `url` names the request.
  */
 export class DnsLookupError extends DownloadError {
   static override readonly code: string = 'SEINE_DNS_LOOKUP_FAILED';

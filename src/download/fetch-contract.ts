@@ -2,7 +2,7 @@ import type { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
 
 /**
- * The one function that talks to the network (STYLE.md §4: only
+ * The one function that talks to the network (docs/contributing.md: only
  * src/download/fetch-got.ts imports got); every stage receives it as an
  * option so that tests can pass a fake.
  */

@@ -14,7 +14,7 @@ import { mapDownloadError, type FailureContext } from './map-download-error.js';
 import { AgentPool } from './agent-pool.js';
 
 /**
- * seine's downloader: the only module that imports got (STYLE.md §4).
+ * seine's downloader: the only module that imports got (docs/contributing.md).
  *
  * got is used as a thin transport. Everything Scrapy's downloader
  * middlewares own is switched off here: redirects (RedirectMiddleware),

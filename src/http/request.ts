@@ -6,7 +6,7 @@ import { UnencodableError, encodeBinary } from './url/encode-text.js';
 import { escapeAjax, isPlainUrl, safeUrlString } from './url/safe-url-string.js';
 import { UrlSplitError } from './url/urlsplit.js';
 
-/** What a callback may give back: items (plain objects) and Requests, in any of the forms INTERFACE.md lists. */
+/** What a callback may give back: items (plain objects) and Requests, in any of the forms docs/spiders.md lists. */
 export type Item = Record<string, unknown> | object;
 export type CallbackOutput = Item | Request;
 export type CallbackResult =

@@ -36,8 +36,9 @@ function refusal(spider: Spider, key: string): string | null {
  * Scrapy does with `-a`. Afterwards matters: with ES2022 class fields, a
  * subclass field declared `tag?: string;` is redefined as undefined when the
  * subclass constructor runs, wiping whatever the base constructor set
- * (NOTES.md). Arguments that would replace a method, an accessor (`name`,
- * `logger`) or `crawler` are refused before the spider is constructed.
+ * (docs/dependencies.md). Arguments that would replace a method, an accessor
+ * (`name`, `logger`) or `crawler` are refused before the spider is
+ * constructed.
  */
 export function createSpider<S extends Spider>(cls: SpiderClass<S>, args: SpiderArgs = {}): S {
   if (!extendsSpider(cls)) {

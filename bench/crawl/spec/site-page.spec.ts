@@ -12,7 +12,7 @@ describe('the benchmark site pages', () => {
     expect(sitePage(7, 2000)).not.toBe(sitePage(8, 2000));
   });
 
-  it('makes pages of ~12.7 KB with 10 entries and ~75 links, as NOTES.md measured the peers on', () => {
+  it('makes pages of ~12.7 KB with 10 entries and ~75 links, as the peers were measured on', () => {
     let bytes = 0;
     let links = 0;
     for (let n = 1; n <= 200; n++) {

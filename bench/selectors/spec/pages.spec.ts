@@ -26,7 +26,7 @@ describe('listing pages', () => {
     expect(listingPage(7)).toBe(listingPage(7));
   });
 
-  it('average 12.7 KB with 10 entries and 75 links, as NOTES.md describes the benchmark site', () => {
+  it('average 12.7 KB with 10 entries and 75 links, as on the benchmark site', () => {
     let bytes = 0;
     let links = 0;
     for (let page = 1; page <= LISTING_PAGES; page++) {
