@@ -4,9 +4,10 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { Request } from '../../src/http/request.js';
-import { Response } from '../../src/http/response.js';
+import { Response, setInvalidLinkHandler } from '../../src/http/response.js';
 import { FollowTargetError, InvalidUrlError } from '../../src/http/http-errors.js';
 import type { Callback } from '../../src/http/request.js';
+import { defaultLogBus, type LogEvent } from '../../src/log/index.js';
 
 const LINKS = `<html><head><base href="/base/dir/"></head><body>
 <a href="page-2.html" class="next">next</a>
@@ -139,7 +140,7 @@ describe('follow', () => {
   });
 
   it('fails like Scrapy on links that are not URLs with a scheme', () => {
-    expect(() => response.follow('javascript:void(0)')).toThrow(new InvalidUrlError('javascript:void(0)', "Missing scheme in request url: javascript:void(0) (write an absolute URL such as 'https://example.com/page', or use response.follow() to join a link to the page's URL)"));
+    expect(() => response.follow('javascript:void(0)')).toThrow(new InvalidUrlError('javascript:void(0)', "Missing scheme in request url: javascript:void(0) ('javascript:' URLs have nothing to download: leave such links out)"));
     expect(() => response.follow('mailto:a@example.com')).toThrow('Missing scheme in request url: mailto:a@example.com');
   });
 });
@@ -179,6 +180,41 @@ describe('followAll', () => {
     expect(() => response.followAll(response.css('a')[0] as never)).toThrow(
       "followAll() needs an iterable of links, or { css } or { xpath }, got <Selector query='descendant-or-self::a' data='<a href=\"page-2.html\" class=\"next\">ne...'>",
     );
+  });
+
+  it('leaves out a link no Request can be made from, and follows the others (Scrapy fails there and loses the rest)', () => {
+    const logged: LogEvent[] = [];
+    const subscription = defaultLogBus.events$.subscribe((event) => logged.push(event));
+    try {
+      const requests = response.followAll(['a.html', 'http://exa mple.com/', 'mailto:a@example.com', '/b.html']);
+      expect(requests.map(String)).toEqual(['<GET http://example.com/base/dir/a.html>', '<GET http://example.com/b.html>']);
+    } finally {
+      subscription.unsubscribe();
+    }
+    // A response made by hand has no crawl: its skipped links are logged on the process-wide bus.
+    expect(logged.map((e) => [e.logger, e.level, e.message])).toEqual([
+      ['seine.http.response', 'WARNING', "Ignoring link 'http://exa mple.com/' on <200 http://example.com/start/page.html>: Malformed request url: http://exa mple.com/ (not a URL by the URL standard: check the host and port)"],
+      ['seine.http.response', 'WARNING', "Ignoring link 'mailto:a@example.com' on <200 http://example.com/start/page.html>: Missing scheme in request url: mailto:a@example.com ('mailto:' URLs have nothing to download: leave such links out)"],
+    ]);
+  });
+
+  it('hands skipped links to the handler a crawl set on the response, also from a copy of it', () => {
+    const page = html('<a href="/ok">ok</a><a href="http://[::1/">bad</a>');
+    const skipped: Array<[string, string, string]> = [];
+    setInvalidLinkHandler(page, (from, link, error) => skipped.push([from.url, link, error.message]));
+    expect(page.followAll({ css: 'a' }).map(String)).toEqual(['<GET http://example.com/ok>']);
+    expect(page.replace({ url: 'http://example.com/copy' }).followAll(['http://[::1/']).map(String)).toEqual([]);
+    // A response of another loaded copy of seine (no such private field) is left alone rather than failing the crawl's event stream.
+    expect(() => setInvalidLinkHandler({ url: 'http://example.com/' } as unknown as Response, () => {})).not.toThrow();
+    expect(skipped).toEqual([
+      ['http://example.com/start/page.html', 'http://[::1/', 'Invalid IPv6 URL in request url: http://[::1/ (fix the URL, or skip the link)'],
+      ['http://example.com/copy', 'http://[::1/', 'Invalid IPv6 URL in request url: http://[::1/ (fix the URL, or skip the link)'],
+    ]);
+  });
+
+  it('still throws for what is not a link at all, and follow() of one bad link throws as in Scrapy', () => {
+    expect(() => response.followAll(['a.html', 42 as never])).toThrow(FollowTargetError);
+    expect(() => response.follow('http://exa mple.com/')).toThrow(InvalidUrlError);
   });
 
   it('gives an empty list when nothing matches', () => {

@@ -92,6 +92,18 @@ describe('Request URLs', () => {
     }
   });
 
+  it('says which http:// URL was meant for a bare host, and to leave out mailto: and javascript: links', () => {
+    expect(() => new Request('127.0.0.1:8765/')).toThrow(
+      new InvalidUrlError('127.0.0.1:8765/', "Missing scheme in request url: 127.0.0.1:8765/ (did you mean 'http://127.0.0.1:8765/'?)"),
+    );
+    expect(() => new Request('localhost:8000')).toThrow("Missing scheme in request url: localhost:8000 (did you mean 'http://localhost:8000'?)");
+    expect(() => new Request('www.example.com/a b')).toThrow("Missing scheme in request url: www.example.com/a%20b (did you mean 'http://www.example.com/a%20b'?)");
+    expect(() => new Request('mailto:a@example.com')).toThrow("Missing scheme in request url: mailto:a@example.com ('mailto:' URLs have nothing to download: leave such links out)");
+    expect(() => new Request('JavaScript:void(0)')).toThrow("('javascript:' URLs have nothing to download: leave such links out)");
+    // A relative link may look like a host name: it gets the general advice.
+    expect(() => new Request('page.html')).toThrow("Missing scheme in request url: page.html (write an absolute URL such as 'https://example.com/page', or use response.follow()");
+  });
+
   it('refuses ports and IPv6 hosts Python’s parser rejects, with its words', () => {
     expect(() => new Request('http://example.com:abc/')).toThrow(
       new InvalidUrlError('http://example.com:abc/', "Port could not be cast to integer value as 'abc' in request url: http://example.com:abc/ (fix the URL, or skip the link)"),

@@ -1,4 +1,4 @@
-import { describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { inspect } from 'node:util';
 import { LogBus, type LogEvent } from '../../src/log/index.js';
 import type { Crawler } from '../../src/core/crawler.js';
@@ -6,6 +6,7 @@ import { Request, isRequest } from '../../src/http/request.js';
 import { Response } from '../../src/http/response.js';
 import { Spider, extendsSpider, isSpider, isSpiderClass, spiderClassName, spiderName } from '../../src/spider/spider.js';
 import { SpiderDefinitionError } from '../../src/spider/spider-errors.js';
+import { runCrawl, startSite, type CrawlResult, type TestSite } from '../helpers/site-server.js';
 
 class QuotesSpider extends Spider {
   static override name = 'quotes';
@@ -133,5 +134,100 @@ describe('Spider instances', () => {
     spider.crawler = { logBus: bus } as unknown as Crawler;
     spider.logger.info('Parsed page 1');
     expect(events).toEqual([{ time: new Date(0), logger: 'quotes', level: 'INFO', message: 'Parsed page 1' }]);
+  });
+});
+
+/** `LEVEL [logger] message` of the lines a crawl logged about URLs it skipped. */
+function skipLines(result: CrawlResult): string[] {
+  return result.logs.filter((l) => /^(Skipping start URL|Ignoring link) /.test(l.message)).map((l) => `${l.level} [${l.logger}] ${l.message}`);
+}
+
+describe('invalid URLs: one costs only itself', () => {
+  let site: TestSite;
+  beforeAll(async () => {
+    site = await startSite({
+      '/': '<html><body><a href="/a">a</a><a href="/b">b</a></body></html>',
+      '/about': '<html><body>about</body></html>',
+      '/contact': '<html><body>contact</body></html>',
+      '/a': '<html><body>a</body></html>',
+      '/b': '<html><body>b</body></html>',
+    });
+  });
+  afterAll(async () => site.close());
+  beforeEach(() => site.reset());
+
+  it('skips a start URL no Request can be made from with an ERROR line, and requests the next ones', async () => {
+    const hostPort = site.url('/').replace('http://', ''); // 127.0.0.1:<port>/
+    const [about, contact] = [site.url('/about'), site.url('/contact')];
+    class Starts extends Spider {
+      static override name = 'starts';
+      override startUrls = [hostPort, about, 'http://exa mple.com/', contact];
+      override parse(response: Response) {
+        return { page: new URL(response.url).pathname };
+      }
+    }
+    const result = await runCrawl(Starts);
+    expect([...site.hits].sort()).toEqual(['/about', '/contact']);
+    expect(result.items.map((i) => i['page']).sort()).toEqual(['/about', '/contact']);
+    expect(skipLines(result)).toEqual([
+      `ERROR [starts] Skipping start URL '${hostPort}': Missing scheme in request url: ${hostPort} (did you mean 'http://${hostPort}'?)`,
+      "ERROR [starts] Skipping start URL 'http://exa mple.com/': Malformed request url: http://exa mple.com/ (not a URL by the URL standard: check the host and port)",
+    ]);
+    expect(result.stats['spider/invalid_url']).toBe(2);
+    expect(result.stats['log_count/ERROR']).toBe(2);
+    expect(result.stats['spider_exceptions/InvalidUrlError']).toBeUndefined();
+    expect(result.reason).toBe('finished');
+  });
+
+  it('follows the good links of response.followAll() and logs each bad one at WARNING with the page', async () => {
+    const home = site.url('/');
+    class Follower extends Spider {
+      static override name = 'follower';
+      override startUrls = [home];
+      override *parse(response: Response) {
+        if (response.url !== home) return;
+        yield* response.followAll(['/a', 'http://exa mple.com/', 'mailto:someone@example.com', '/b'], this.page);
+        yield { after: 'followAll' }; // what the callback does next is not lost either
+      }
+      page(response: Response) {
+        return { page: new URL(response.url).pathname };
+      }
+    }
+    const result = await runCrawl(Follower);
+    expect([...site.hits].sort()).toEqual(['/', '/a', '/b']);
+    expect(result.items).toEqual(expect.arrayContaining([{ after: 'followAll' }, { page: '/a' }, { page: '/b' }]));
+    expect(skipLines(result)).toEqual([
+      `WARNING [follower] Ignoring link 'http://exa mple.com/' on <200 ${home}>: Malformed request url: http://exa mple.com/ (not a URL by the URL standard: check the host and port)`,
+      `WARNING [follower] Ignoring link 'mailto:someone@example.com' on <200 ${home}>: Missing scheme in request url: mailto:someone@example.com ('mailto:' URLs have nothing to download: leave such links out)`,
+    ]);
+    expect(result.stats['spider/invalid_url']).toBe(2);
+    expect(result.stats['log_count/WARNING']).toBe(2);
+    expect(result.lines.some((line) => line.startsWith('Spider error processing'))).toBe(false);
+  });
+});
+
+describe('start() and invalid start URLs', () => {
+  it('skips entries that are not strings, counting them, and refuses a string for the list', async () => {
+    const bus = new LogBus({ now: () => new Date(0) });
+    const events: LogEvent[] = [];
+    bus.events$.subscribe((event) => events.push(event));
+    const counted: string[] = [];
+    class Mixed extends Spider {
+      static override name = 'mixed';
+      override startUrls = ['http://127.0.0.1:8000/1', 42 as never, 'http://127.0.0.1:8000/2'];
+    }
+    const spider = new Mixed();
+    spider.crawler = { logBus: bus, stats: { inc: (key: string) => counted.push(key) } } as unknown as Crawler;
+    expect((await collect(spider.start())).map(String)).toEqual(['<GET http://127.0.0.1:8000/1>', '<GET http://127.0.0.1:8000/2>']);
+    expect(events.map((e) => [e.level, e.message])).toEqual([['ERROR', "Skipping start URL 42: not a string but a number (list start URLs as strings, such as 'https://example.com/')"]]);
+    expect(counted).toEqual(['spider/invalid_url']);
+
+    class OneString extends Spider {
+      static override name = 'one-string';
+      override startUrls = 'http://127.0.0.1:8000/' as never;
+    }
+    await expect(collect(new OneString().start())).rejects.toThrow(
+      new SpiderDefinitionError("Crawling could not start: 'startUrls' is a string, not a list of URLs: write startUrls = ['http://127.0.0.1:8000/']"),
+    );
   });
 });

@@ -162,4 +162,34 @@ describe('CrawlSpider in a crawl', () => {
     await runCrawl(Still, { CRAWLSPIDER_FOLLOW_LINKS: false });
     expect(site.hits).toEqual(['/']);
   });
+
+  it('follows the other links of a page with a malformed href, logging that one at WARNING and counting it', async () => {
+    const bad = await startSite({
+      '/': '<html><body><a href="/item/1">1</a><a href="http://exa mple.com/">bad</a><a href="/item/2">2</a><a href="/item/3">3</a></body></html>',
+      ...Object.fromEntries([1, 2, 3].map((n) => [`/item/${n}`, `<html><body><h1>Item ${n}</h1></body></html>`])),
+    });
+    try {
+      const startUrl = bad.url('/');
+      class Tolerant extends CrawlSpider {
+        static override name = 'tolerant';
+        override startUrls = [startUrl];
+        override rules = [new Rule(new LinkExtractor(), { callback: 'parseItem' })];
+        parseItem(response: Response) {
+          return { title: response.css('h1::text').get() };
+        }
+      }
+      const result = await runCrawl(Tolerant);
+      // Scrapy 2.8 requests the bad link too and its download fails, silently (the rule's errback swallows it).
+      expect([...bad.hits].sort()).toEqual(['/', '/item/1', '/item/2', '/item/3']);
+      expect(result.items.map((i) => i['title']).sort()).toEqual(['Item 1', 'Item 2', 'Item 3']);
+      expect(result.logs.filter((l) => l.message.startsWith('Ignoring link')).map((l) => `${l.level} [${l.logger}] ${l.message}`)).toEqual([
+        `WARNING [tolerant] Ignoring link 'http://exa mple.com/' on <200 ${startUrl}>: Malformed request url: http://exa mple.com/ (not a URL by the URL standard: check the host and port)`,
+      ]);
+      expect(result.stats['spider/invalid_url']).toBe(1);
+      expect(result.stats['spider_exceptions/InvalidUrlError']).toBeUndefined();
+      expect(result.lines.some((line) => line.startsWith('Spider error processing'))).toBe(false);
+    } finally {
+      await bad.close();
+    }
+  });
 });

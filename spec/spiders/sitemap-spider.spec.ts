@@ -50,6 +50,7 @@ beforeAll(async () => {
     // 30 bytes on the wire, ~2 MB once decompressed: a small gzip bomb.
     '/bomb.xml.gz': send('application/octet-stream', gzipSync(Buffer.concat([Buffer.from(urlset([{ loc: u('/bomb-page') }])), Buffer.alloc(2_000_000, 32)]))),
     '/sitemap.txt': send('text/plain', `${u('/product/1')}\n${u('/about')}\n`),
+    '/flawed.xml': send('text/xml', urlset([{ loc: u('/product/1') }, { loc: 'http://exa mple.com/x' }, { loc: '/relative' }, { loc: u('/about') }])),
     '/not-a-sitemap': page('just a page'),
     ...Object.fromEntries(['/bomb-page', '/product/1', '/product/2', '/about', '/de/about', '/fr/about', '/old', '/news/today', '/encoded-page', '/typed-page']
       .map((path) => [path, page(`title of ${path}`)])),
@@ -170,6 +171,23 @@ describe('SitemapSpider in a crawl', () => {
     site.reset();
     const allowed = await runCrawl(Bomb, { DOWNLOAD_MAXSIZE: 4_000_000 });
     expect(allowed.items).toEqual([{ page: '/bomb-page', callback: 'parse' }]);
+  });
+
+  it('requests the valid URLs of a sitemap with invalid ones, logging each invalid one; an invalid sitemapUrls entry is an ERROR', async () => {
+    class Flawed extends ShopSitemapSpider {
+      static override name = 'shop-flawed';
+      override sitemapUrls = ['sitemap.xml', u('/flawed.xml')];
+    }
+    const result = await runCrawl(Flawed);
+    expect(site.hits.sort()).toEqual(['/about', '/flawed.xml', '/product/1']);
+    expect(byPage(result.items).map((item) => item['page'])).toEqual(['/about', '/product/1']);
+    const flawed = `<200 ${u('/flawed.xml')}>`;
+    expect(result.logs.filter((l) => /^(Skipping|Ignoring link)/.test(l.message)).map((l) => `${l.level} [${l.logger}] ${l.message}`)).toEqual([
+      "ERROR [shop-flawed] Skipping start URL 'sitemap.xml': Missing scheme in request url: sitemap.xml (write an absolute URL such as 'https://example.com/page', or use response.follow() to join a link to the page's URL)",
+      `WARNING [shop-flawed] Ignoring link 'http://exa mple.com/x' on ${flawed}: Malformed request url: http://exa mple.com/x (not a URL by the URL standard: check the host and port)`,
+      `WARNING [shop-flawed] Ignoring link '/relative' on ${flawed}: Missing scheme in request url: /relative (write an absolute URL such as 'https://example.com/page', or use response.follow() to join a link to the page's URL)`,
+    ]);
+    expect(result.stats['spider/invalid_url']).toBe(3);
   });
 
   it('works with ROBOTSTXT_OBEY on, robots.txt being both the rules and a sitemap source', async () => {

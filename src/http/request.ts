@@ -80,6 +80,18 @@ export function safeUrl(url: string, encoding = 'utf-8'): string {
 }
 
 const MISSING_SCHEME_HINT = "write an absolute URL such as 'https://example.com/page', or use response.follow() to join a link to the page's URL";
+// A host, as written without a scheme: an IPv4 address, localhost, `www.` or any name with a port (`127.0.0.1:8765/`, `localhost:8000`).
+const SCHEMELESS_HOST = /^(?:(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?|localhost(?::\d+)?|www\.[a-z0-9-]+(?:\.[a-z0-9-]+)+(?::\d+)?|[a-z0-9-]+(?:\.[a-z0-9-]+)*:\d+)(?=[/?#]|$)/i;
+// Schemes of links that name no document to download (Scrapy fails on them with the same "Missing scheme").
+const LINK_ONLY_SCHEME = /^(mailto|javascript|tel|sms|callto|skype|whatsapp|geo|magnet|news|urn|blob):/i;
+
+/** What to do about a URL without `://`: the http:// URL meant for a bare host, leaving out mailto: and the like, else write it absolute. */
+function missingSchemeHint(safe: string): string {
+  if (SCHEMELESS_HOST.test(safe) && URL.canParse(`http://${safe}`)) return `did you mean 'http://${safe}'?`;
+  const linkOnly = LINK_ONLY_SCHEME.exec(safe);
+  if (linkOnly !== null) return `'${linkOnly[1]!.toLowerCase()}:' URLs have nothing to download: leave such links out`;
+  return MISSING_SCHEME_HINT;
+}
 
 /** The URL a Request keeps: safe_url_string + escape_ajax as in Scrapy 2.8, and sure to parse as a WHATWG URL. */
 function requestUrl(url: string, encoding: string): string {
@@ -97,7 +109,7 @@ function requestUrl(url: string, encoding: string): string {
     throw error;
   }
   if (!safe.includes('://') && !safe.startsWith('about:') && !safe.startsWith('data:')) {
-    throw new InvalidUrlError(url, `Missing scheme in request url: ${safe} (${MISSING_SCHEME_HINT})`);
+    throw new InvalidUrlError(url, `Missing scheme in request url: ${safe} (${missingSchemeHint(safe)})`);
   }
   // Scrapy would accept e.g. `http://exa mple.com/` and fail at download time; seine refuses it here so
   // every stage can rely on `new URL(request.url)`.

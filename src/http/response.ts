@@ -1,5 +1,5 @@
 import { Headers, type HeadersInit } from './headers.js';
-import { DetachedResponseError, NotTextResponseError } from './http-errors.js';
+import { DetachedResponseError, InvalidUrlError, NotTextResponseError } from './http-errors.js';
 import { Request, type Callback, type RequestOptions } from './request.js';
 import { Selector, SelectorList } from '../selector/index.js';
 import { decodeBody } from './decode-body.js';
@@ -8,6 +8,7 @@ import { baseHref, joinUrl } from './urljoin.js';
 import { linkOf, linksOfList, type FollowTarget } from './follow-target.js';
 import { encodingName } from './text-decoding.js';
 import { encodeBinary } from './url/encode-text.js';
+import { defaultLogBus } from '../log/log-bus.js';
 
 export type { FollowTarget } from './follow-target.js';
 
@@ -58,6 +59,25 @@ export function isResponse(value: unknown): value is Response {
  */
 export let releaseDocument: (response: Response) => void;
 
+/** What followAll() does with a link no Request can be made from, instead of failing the whole call. */
+export type InvalidLinkHandler = (response: Response, link: string, error: InvalidUrlError) => void;
+
+/**
+ * Makes `handler` take the invalid links of `response`'s followAll(). The
+ * spider sets it on every response its crawl receives (Spider.crawler), so
+ * such a link is logged and counted in that crawl.
+ */
+export let setInvalidLinkHandler: (response: Response, handler: InvalidLinkHandler) => void;
+
+/** `Ignoring link 'href' on <200 page>: why`, the line of a link skipped because no Request can be made from it. */
+export function invalidLinkMessage(response: Response, link: string, error: InvalidUrlError): string {
+  return `Ignoring link '${link}' on ${response.toString()}: ${error.message}`;
+}
+
+// A response made outside a crawl (by hand, in a test) has no spider to report to: its skipped links go to the process-wide log.
+const logInvalidLink: InvalidLinkHandler = (response, link, error) =>
+  defaultLogBus.getLogger('seine.http.response').warning(invalidLinkMessage(response, link, error));
+
 /**
  * A downloaded response. Its kind (html, xml, text, binary) comes from
  * Content-Type, the URL and the body as Scrapy decides it; its text is
@@ -81,6 +101,7 @@ export class Response {
   #kind: ResponseKind | undefined;
   #baseUrl: string | undefined;
   #json: { value: unknown } | undefined;
+  #onInvalidLink: InvalidLinkHandler | undefined;
 
   constructor(options: ResponseOptions) {
     if (typeof options?.url !== 'string') throw new TypeError(`Response url must be a string, got ${typeof options?.url}`);
@@ -149,6 +170,10 @@ export class Response {
     releaseDocument = (response) => {
       response.#selector = undefined;
     };
+    setInvalidLinkHandler = (response, handler) => {
+      // A Response of another loaded copy of seine has no such field: its followAll() logs on that copy's process-wide bus.
+      if (#onInvalidLink in response) response.#onInvalidLink = handler;
+    };
   }
 
   /** The parsed document (XML for 'xml' responses, HTML otherwise). */
@@ -209,7 +234,11 @@ export class Response {
    * Requests for many links: an iterable of follow() targets, or
    * `{ css }` / `{ xpath }` selecting them on this response. Selectors from
    * a SelectorList (or a query) that carry no link, such as an `<a>` without
-   * href, are skipped, as in Scrapy; a plain array of them throws.
+   * href, are skipped, as in Scrapy; a plain array of them throws. A link no
+   * Request can be made from (`http://exa mple.com/`, `mailto:…`) costs only
+   * itself: it is left out, and in a crawl the spider logs it (WARNING
+   * `Ignoring link …`) and counts it in `spider/invalid_url`; Scrapy's
+   * follow_all fails there and the links after it are lost.
    */
   followAll(targets: Iterable<FollowTarget> | FollowAllQuery, callbackOrOptions?: Callback | FollowOptions | null): Request[] {
     let options = optionsOf(callbackOrOptions);
@@ -228,7 +257,16 @@ export class Response {
     } else {
       throw new TypeError(`followAll() needs an iterable of links, or { css } or { xpath }, got ${String(targets)}`);
     }
-    return links.map((link) => this.#request(link, options));
+    const requests: Request[] = [];
+    for (const link of links) {
+      try {
+        requests.push(this.#request(link, options));
+      } catch (error) {
+        if (!(error instanceof InvalidUrlError)) throw error;
+        (this.#onInvalidLink ?? logInvalidLink)(this, link, error);
+      }
+    }
+    return requests;
   }
 
   #request(link: string, options: FollowOptions): Request {
@@ -238,10 +276,12 @@ export class Response {
 
   /** A copy with the given fields replaced. */
   replace(changes: Partial<ResponseOptions> = {}): Response {
-    return new Response({
+    const copy = new Response({
       url: this.url, status: this.status, headers: this.headers, body: this.body, request: this.request,
       flags: this.flags, ip: this.ip, protocol: this.protocol, encoding: this.#explicitEncoding, ...changes,
     });
+    copy.#onInvalidLink = this.#onInvalidLink; // a copy made in a callback still reports to the crawl's spider
+    return copy;
   }
 
   copy(): Response {

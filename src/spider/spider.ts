@@ -1,10 +1,16 @@
-import { Request, type CallbackResult } from '../http/request.js';
-import type { Response } from '../http/response.js';
+import { inspect } from 'node:util';
+import type { Subscription } from 'rxjs';
+import { InvalidUrlError } from '../http/http-errors.js';
+import { Request, type CallbackResult, type RequestOptions } from '../http/request.js';
+import { invalidLinkMessage, setInvalidLinkHandler, type Response } from '../http/response.js';
 import { defaultLogBus, type Logger } from '../log/index.js';
 import type { Crawler } from '../core/crawler.js';
 import { SpiderDefinitionError } from './spider-errors.js';
 
 const SPIDER_BRAND = Symbol.for('seine.Spider');
+
+/** Stats key: start URLs and links skipped because no Request can be made from them (InvalidUrlError). */
+export const INVALID_URL_STAT = 'spider/invalid_url';
 
 /**
  * The base class of spiders. A subclass with a `static name` is a spider;
@@ -22,8 +28,8 @@ export class Spider {
   startUrls: string[] = [];
   /** When set, requests to other domains are dropped (offsite). */
   allowedDomains?: string[];
-  /** Set by the crawler that runs this spider. */
-  crawler?: Crawler;
+  #crawler: Crawler | undefined;
+  #crawlerEvents: Subscription | undefined;
   /**
    * Data kept across runs of a paused and resumed crawl: with JOBDIR, the
    * SpiderState extension loads it when the spider opens and saves it (as
@@ -34,6 +40,25 @@ export class Spider {
   /** `args` are the spider arguments; createSpider() also assigns them to the instance after this returns. */
   constructor(args: Readonly<Record<string, unknown>> = {}) {
     void args;
+  }
+
+  /**
+   * The crawler that runs this spider; set by it before `start()`. Every
+   * response the crawl receives then reports the links its followAll()
+   * cannot make a Request from to this spider (skipInvalidLink).
+   */
+  get crawler(): Crawler | undefined {
+    return this.#crawler;
+  }
+
+  set crawler(crawler: Crawler | undefined) {
+    this.#crawlerEvents?.unsubscribe();
+    this.#crawler = crawler;
+    const onInvalidLink = (response: Response, link: string, error: InvalidUrlError): void => this.skipInvalidLink(response, link, error);
+    // response_received comes before the response's callback runs (Scrapy's signal order).
+    this.#crawlerEvents = crawler?.events$?.subscribe((event) => {
+      if (event.type === 'response_received') setInvalidLinkHandler(event.response, onInvalidLink);
+    });
   }
 
   /** The spider's name: its class's `static name` (the class name for a base class). */
@@ -49,7 +74,9 @@ export class Spider {
   /**
    * The first requests (and items). Default: one GET per `startUrls` entry,
    * with `parse` as callback and `dontFilter` (start URLs are not
-   * duplicate-filtered), as Scrapy's `start_requests`.
+   * duplicate-filtered), as Scrapy's `start_requests`. An entry no Request
+   * can be made from is skipped with an ERROR line (startRequest); the
+   * others are still requested.
    */
   async *start(): AsyncIterable<Request | Record<string, unknown>> {
     if (this.startUrls.length === 0 && (this as { startUrl?: unknown }).startUrl !== undefined) {
@@ -57,7 +84,52 @@ export class Spider {
         "Crawling could not start: 'startUrls' not found or empty (but found 'startUrl' attribute instead, did you miss an 's'?)",
       );
     }
-    for (const url of this.startUrls) yield new Request(url, { dontFilter: true });
+    if (typeof this.startUrls === 'string') {
+      // Iterating a string would request each of its characters.
+      throw new SpiderDefinitionError(`Crawling could not start: 'startUrls' is a string, not a list of URLs: write startUrls = ['${this.startUrls as string}']`);
+    }
+    for (const url of this.startUrls) {
+      const request = this.startRequest(url, { dontFilter: true });
+      if (request !== null) yield request;
+    }
+  }
+
+  /**
+   * The Request for a URL the user listed (`startUrls`, SitemapSpider's
+   * `sitemapUrls`), or null when none can be made from it: then one ERROR
+   * line names the value and the fix, `spider/invalid_url` counts it, and
+   * the start goes on with the next URL (Scrapy's start_requests fails and
+   * every later start URL is lost).
+   */
+  protected startRequest(url: unknown, options: RequestOptions = {}): Request | null {
+    if (typeof url !== 'string') {
+      this.#countInvalidUrl();
+      this.logger.error(`Skipping start URL ${inspect(url)}: not a string but ${url === null ? 'null' : `a ${typeof url}`} (list start URLs as strings, such as 'https://example.com/')`);
+      return null;
+    }
+    try {
+      return new Request(url, options);
+    } catch (error) {
+      if (!(error instanceof InvalidUrlError)) throw error;
+      this.#countInvalidUrl();
+      this.logger.error(`Skipping start URL '${url}': ${error.message}`);
+      return null;
+    }
+  }
+
+  /**
+   * A link on `response` that no Request can be made from (a CrawlSpider
+   * rule's, a SitemapSpider's, or one given to `response.followAll()`): one
+   * WARNING line with the page and the link, counted in `spider/invalid_url`;
+   * the other links are followed. Override to repair or record such links.
+   */
+  protected skipInvalidLink(response: Response, link: string, error: InvalidUrlError): void {
+    this.#countInvalidUrl();
+    this.logger.warning(invalidLinkMessage(response, link, error));
+  }
+
+  #countInvalidUrl(): void {
+    this.crawler?.stats.inc(INVALID_URL_STAT);
   }
 
   /**

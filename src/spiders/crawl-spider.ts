@@ -1,4 +1,5 @@
 import { callbackOutputs } from '../core/callback-output.js';
+import { InvalidUrlError } from '../http/http-errors.js';
 import { Request, type CallbackOutput, type CallbackResult, type Errback } from '../http/request.js';
 import type { Response } from '../http/response.js';
 import type { Link } from '../link-extractor/link.js';
@@ -70,7 +71,13 @@ export class CrawlSpider extends Spider {
     return this.crawler?.settings.getBool('CRAWLSPIDER_FOLLOW_LINKS', true) ?? true;
   }
 
-  /** One request per link of every rule on an HTML page; a link another rule already took on this page is skipped. */
+  /**
+   * One request per link of every rule on an HTML page; a link another rule
+   * already took on this page is skipped. A link no Request can be made from
+   * (InvalidUrlError, e.g. `http://exa mple.com/`) is logged and counted
+   * (skipInvalidLink) and the page's other links are followed. Scrapy makes
+   * the request and its download fails, silently with the rule's errback.
+   */
   protected *requestsToFollow(response: Response): Iterable<Request> {
     if (response.kind !== 'html') return;
     const seen = new Set<string>();
@@ -81,7 +88,14 @@ export class CrawlSpider extends Spider {
       const processed = compiled.processLinks === null ? links : compiled.processLinks.call(this, links);
       for (const link of processed) {
         seen.add(link.key());
-        const request = this.buildRequest(index, link, compiled);
+        let request: Request;
+        try {
+          request = this.buildRequest(index, link, compiled);
+        } catch (error) {
+          if (!(error instanceof InvalidUrlError)) throw error;
+          this.skipInvalidLink(response, link.url, error);
+          continue;
+        }
         const result = compiled.processRequest === null ? request : compiled.processRequest.call(this, request, response);
         if (result != null) yield result;
       }

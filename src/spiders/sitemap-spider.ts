@@ -1,3 +1,4 @@
+import { InvalidUrlError } from '../http/http-errors.js';
 import { Request, type Callback } from '../http/request.js';
 import type { Response } from '../http/response.js';
 import { defaultLogBus } from '../log/index.js';
@@ -33,10 +34,17 @@ export class SitemapSpider extends Spider {
   sitemapAlternateLinks = false;
   #compiled: CompiledSitemapRules | null = null;
 
-  /** One request per sitemap URL (duplicate-filtered, as Scrapy's are). Checks the rules first, so a bad one fails at start. */
+  /**
+   * One request per sitemap URL (duplicate-filtered, as Scrapy's are); one
+   * no Request can be made from is skipped with an ERROR line
+   * (startRequest). Checks the rules first, so a bad one fails at start.
+   */
   override async *start(): AsyncIterable<Request | Record<string, unknown>> {
     this.compiledSitemapRules();
-    for (const url of this.sitemapUrls) yield new Request(url, { callback: this.parseSitemap });
+    for (const url of this.sitemapUrls) {
+      const request = this.startRequest(url, { callback: this.parseSitemap });
+      if (request !== null) yield request;
+    }
   }
 
   /** Chooses which entries of a sitemap (or sitemap index) to use, e.g. by `entry.lastmod`; default all. */
@@ -44,10 +52,26 @@ export class SitemapSpider extends Spider {
     yield* entries;
   }
 
-  /** The callback of every sitemap and robots.txt request. */
+  /**
+   * The callback of every sitemap and robots.txt request. A URL in it that
+   * no Request can be made from is logged and counted (skipInvalidLink);
+   * the others are requested.
+   */
   *parseSitemap(response: Response): Generator<Request> {
+    const request = (url: string, callback: Callback): Request | null => {
+      try {
+        return new Request(url, { callback });
+      } catch (error) {
+        if (!(error instanceof InvalidUrlError)) throw error;
+        this.skipInvalidLink(response, url, error);
+        return null;
+      }
+    };
     if (response.url.endsWith('/robots.txt')) {
-      for (const url of sitemapUrlsFromRobots(response.text, response.url)) yield new Request(url, { callback: this.parseSitemap });
+      for (const url of sitemapUrlsFromRobots(response.text, response.url)) {
+        const sitemap = request(url, this.parseSitemap);
+        if (sitemap !== null) yield sitemap;
+      }
       return;
     }
     const body = this.sitemapBody(response);
@@ -60,12 +84,16 @@ export class SitemapSpider extends Spider {
     const entries = this.sitemapFilter(sitemap);
     if (sitemap.type === 'sitemapindex') {
       for (const loc of locations(entries, this.sitemapAlternateLinks)) {
-        if (follow.some((pattern) => loc.search(pattern) !== -1)) yield new Request(loc, { callback: this.parseSitemap });
+        if (!follow.some((pattern) => loc.search(pattern) !== -1)) continue;
+        const sitemap = request(loc, this.parseSitemap);
+        if (sitemap !== null) yield sitemap;
       }
     } else if (sitemap.type === 'urlset') {
       for (const loc of locations(entries, this.sitemapAlternateLinks)) {
         const rule = rules.find(({ pattern }) => loc.search(pattern) !== -1);
-        if (rule !== undefined) yield new Request(loc, { callback: rule.callback });
+        if (rule === undefined) continue;
+        const page = request(loc, rule.callback);
+        if (page !== null) yield page;
       }
     }
   }
