@@ -21,6 +21,7 @@ export { ProxyUrlError } from './middlewares/downloader/proxy-url-error.js';
 export { ReferrerPolicyError } from './middlewares/spider/referrer-policy-error.js';
 export { TelnetHostError, TelnetPortError } from './extensions/telnet/errors.js';
 export { UnknownComponentError } from './core/component-list.js';
+export { CrawlFailedError } from './core/crawl-errors.js';
 export { RequestSerializationError, JobdirError } from './scheduler/jobdir-errors.js';
 export { FeedError, FeedConfigError } from './feeds/feed-errors.js';
 export { FeedOptionError } from './cli/feed-option.js';

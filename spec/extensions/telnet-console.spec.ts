@@ -19,6 +19,7 @@ import { isLoopbackHost } from '../../src/extensions/telnet/listen.js';
 import { LogBus, type LogEvent } from '../../src/log/index.js';
 import { Settings, type SettingsInput } from '../../src/settings/index.js';
 import { Spider } from '../../src/spider/spider.js';
+import { Signals } from '../../src/core/signals.js';
 
 const TIME = new Date(2024, 0, 2, 3, 4, 5);
 const NAWS = 31;
@@ -196,6 +197,8 @@ function fakeCrawler(values: SettingsInput = {}, bus = new LogBus({ now: () => T
     spider: new QuotesSpider(),
     emit: jest.fn(),
     close: jest.fn(),
+    signals: new Signals(),
+    engine: { crawl: jest.fn() },
   };
 }
 

@@ -10,6 +10,7 @@ import { LogBus, type LogEvent, type LogLevel } from '../../src/log/index.js';
 import { Settings, type SettingsInput } from '../../src/settings/index.js';
 import { Spider } from '../../src/spider/spider.js';
 import { MemoryStatsCollector, STATS_LOGGER } from '../../src/stats/memory-stats-collector.js';
+import { Signals } from '../../src/core/signals.js';
 
 /** The time of every log event on a fake crawler's bus, so that no test depends on the clock. */
 const LOG_TIME = new Date(Date.UTC(2024, 0, 2, 3, 4, 5));
@@ -69,6 +70,12 @@ export function fakeCrawler(settings: SettingsInput = {}, spider: Spider = new T
     ...recordLogs(logBus),
     emit: (event) => events.next(event),
     close: (reason) => closed.push(reason),
+    signals: new Signals(),
+    engine: {
+      crawl: (request) => {
+        throw new Error(`fakeCrawler: no engine to crawl ${request.toString()}`);
+      },
+    },
   };
   spider.crawler = crawler;
   return crawler;

@@ -51,41 +51,60 @@ describe('DiskPriorityQueue', () => {
     queue.closeSync();
   });
 
-  it('keeps what was not popped for the next run, in the same order, with the callback', () => {
+  it('keeps what was not acknowledged for the next run, in the same order, with the callback', () => {
     const first = open();
-    for (let n = 1; n <= 4; n++) first.push(page(n));
-    expect(first.pop()!.url).toBe('http://e.com/4');
+    for (let n = 1; n <= 5; n++) first.push(page(n));
+    const done = first.pop()!;
+    expect(done.url).toBe('http://e.com/5');
+    first.acknowledge(done);
+    expect(first.pop()!.url).toBe('http://e.com/4'); // handed out, never acknowledged
     first.closeSync();
     const second = open();
-    expect(second.restored).toBe(3);
+    expect(second.restored).toBe(4);
+    expect(second.recovered).toBe(0); // a close puts what was handed out back in the queue
     const next = second.pop()!;
-    expect(next.url).toBe('http://e.com/3');
+    expect(next.url).toBe('http://e.com/4');
     expect(next.callback).toBe(PagesSpider.prototype.parsePage);
-    expect(drain(second)).toEqual(['2', '1']);
+    second.acknowledge(next);
+    for (let r = second.pop(); r !== undefined; r = second.pop()) second.acknowledge(r);
     second.closeSync();
     expect(open().restored).toBe(0);
   });
 
-  it('writes each push and pop as it happens: a crash (no close) loses nothing that was not popped', () => {
+  it('writes each push, pop and acknowledgement as it happens: a killed process loses nothing that was not acknowledged', () => {
     const crashed = open();
-    for (let n = 1; n <= 3; n++) crashed.push(page(n));
+    for (let n = 1; n <= 4; n++) crashed.push(page(n));
+    crashed.acknowledge(crashed.pop()!); // 4 is done
     crashed.pop(); // 3 is "in flight" when the process dies
     const journal = readFileSync(join(queueDir(), 'requests.jsonl'), 'utf8').trimEnd().split('\n');
-    expect(journal).toHaveLength(4);
-    expect(JSON.parse(journal[3]!)).toEqual({ pop: 2 });
+    expect(journal.map((line) => JSON.parse(line) as Record<string, unknown>).slice(4)).toEqual([{ pop: 3 }, { done: 3 }, { pop: 2 }]);
     expect(JSON.parse(journal[0]!)).toMatchObject({ id: 0, priority: 0, request: { url: 'http://e.com/1', callback: 'parsePage' } });
-    // A crash in the middle of a write leaves a torn last line: it is ignored.
-    appendFileSync(join(queueDir(), 'requests.jsonl'), '{"id":3,"prior');
+    // A kill in the middle of a write leaves a torn last line: it is ignored.
+    appendFileSync(join(queueDir(), 'requests.jsonl'), '{"id":4,"prior');
     const resumed = open();
-    expect(resumed.restored).toBe(2);
-    expect(drain(resumed)).toEqual(['2', '1']);
+    expect(resumed.restored).toBe(3);
+    expect(resumed.recovered).toBe(1);
+    expect(drain(resumed)).toEqual(['3', '2', '1']);
     resumed.closeSync();
   });
 
-  it('rewrites the journal on close with only the pending requests', () => {
+  it('records the start progress and the feed sizes, and keeps them through a compaction', () => {
+    const queue = open();
+    queue.push(page(1));
+    queue.recordStart(1, { '/tmp/items.jsonl': 10 });
+    const request = queue.pop()!;
+    queue.acknowledge(request, { '/tmp/items.jsonl': 25 });
+    queue.closeSync();
+    const reopened = open();
+    expect(reopened.progress).toEqual({ start: 1, feeds: { '/tmp/items.jsonl': 25 } });
+    reopened.closeSync();
+    expect(open().progress).toEqual({ start: 1, feeds: { '/tmp/items.jsonl': 25 } });
+  });
+
+  it('rewrites the journal on close with only the requests not done', () => {
     const queue = open();
     for (let n = 1; n <= 3; n++) queue.push(page(n));
-    queue.pop();
+    queue.acknowledge(queue.pop()!);
     queue.closeSync();
     const lines = readFileSync(join(queueDir(), 'requests.jsonl'), 'utf8').trimEnd().split('\n');
     expect(lines.map((line) => (JSON.parse(line) as { id: number; request: { url: string } }).request.url)).toEqual(['http://e.com/1', 'http://e.com/2']);
@@ -124,11 +143,14 @@ describe('DiskPriorityQueue', () => {
 });
 
 describe('JobdirDupeFilter', () => {
-  it('appends one hex fingerprint per line as requests are seen, and remembers them in the next run', () => {
+  it('appends one hex fingerprint per line on flush, and remembers them in the next run', () => {
     const filter = new JobdirDupeFilter(fingerprint, dir);
     expect(filter.seen(new Request('http://e.com/1'))).toBe(false);
     expect(filter.seen(new Request('http://e.com/1'))).toBe(true);
+    expect(readFileSync(join(dir, 'requests.seen'), 'utf8')).toBe(''); // written once the scheduler has queued the request
+    filter.flush();
     expect(filter.seen(new Request('http://e.com/2'))).toBe(false);
+    filter.flush();
     const lines = readFileSync(join(dir, 'requests.seen'), 'utf8').split('\n');
     expect(lines).toEqual([fingerprint(new Request('http://e.com/1')), fingerprint(new Request('http://e.com/2')), '']);
     expect(lines[0]).toMatch(/^[0-9a-f]{40}$/);

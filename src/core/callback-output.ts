@@ -4,7 +4,7 @@ import type { SpiderOutput } from './components.js';
 
 /**
  * Turns whatever a callback returned into one async iterable of outputs.
- * INTERFACE.md allows a generator or async generator, an array or other
+ * docs/spiders.md allows a generator or async generator, an array or other
  * iterable, a Promise (of any of these), an Observable, a single item or
  * Request, or nothing.
  */

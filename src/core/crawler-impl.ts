@@ -9,13 +9,16 @@ import type { DownloaderMiddleware, Extension, ItemPipeline, SpiderMiddleware } 
 import type { Crawler, StatsCollector } from './crawler.js';
 import type { CrawlEvent } from './events.js';
 import { EngineState } from './engine-state.js';
-import { engineFlow } from './engine.js';
+import { engineFlow, type IdleVerdict } from './engine.js';
 import { logLineFor } from './log-formatter.js';
 import { downloadThrough, measuredFetch } from './downloader-chain.js';
 import { DownloadSlots } from '../throttle/download-slots.js';
 import { buildComponents, orderedComponents, type ComponentOrderMap } from './component-list.js';
 import { FeedExporter, resolveFeeds, type FeedSpec } from '../feeds/index.js';
 import { CRAWL_DEFAULTS, type CrawlDefaults } from './crawl-defaults.js';
+import { CrawlFailedError } from './crawl-errors.js';
+import { isCloseSpider, isDontCloseSpider } from './control-flow.js';
+import { Signals } from './signals.js';
 
 /**
  * A component list as the user gave it. `settings.get` reads a dict setting
@@ -59,6 +62,10 @@ export class CrawlerImpl implements Crawler {
   /** Aborts every transfer of this crawl (unsubscribing, a forced shutdown). */
   readonly abortController = new AbortController();
   #extensions: Extension[] = [];
+  /** Set once `Spider closed` is logged: nothing can be added to the crawl any more. */
+  #finished = false;
+  /** Handlers that answer back (spider_idle's DontCloseSpider); `events$` is the read-only view. */
+  readonly signals = new Signals();
   #download: ((request: Request) => Promise<Response>) | null = null;
 
   constructor(
@@ -84,7 +91,8 @@ export class CrawlerImpl implements Crawler {
   }
 
   emit(event: CrawlEvent): void {
-    this.#events.next(event);
+    if (this.signals.hasHandlers(event.type)) void this.#dispatch(event);
+    else this.#events.next(event);
   }
 
   /** `<Crawler spider='quotes'>` where the shell lists its objects. */
@@ -108,10 +116,9 @@ export class CrawlerImpl implements Crawler {
           ['engine.paused', s.paused],
           ['engine.closeReason', s.closeReason ?? 'None'],
           ['len(engine.downloading)', s.downloading.size],
-          ['engine.active', s.active],
-          ['engine.pending', s.pending],
+          ['engine.tickets.active', s.tickets.active],
+          ['engine.tickets.open', s.tickets.open],
           ['engine.scheduler.hasPending()', s.scheduler.hasPending()],
-          ['engine.startDone', s.startDone],
           ['engine.spider.name', this.spider.name],
           ['engine.isIdle()', s.isIdle()],
         ];
@@ -128,7 +135,8 @@ export class CrawlerImpl implements Crawler {
   /**
    * Downloads a request outside the scheduler, through the downloader
    * middlewares (Scrapy's engine.download): robots.txt uses it. Its
-   * response is logged and counted like any other.
+   * response is logged and counted like any other; a request a middleware
+   * returns instead (a redirect, a retry) is downloaded in its place.
    */
   download(request: Request): Promise<Response> {
     if (this.#download === null) return Promise.reject(new Error('The crawl has not started: nothing can be downloaded yet'));
@@ -138,6 +146,14 @@ export class CrawlerImpl implements Crawler {
   close(reason: string): void {
     this.#state?.beginClose(reason);
   }
+
+  /** Scrapy's `crawler.engine.crawl(request)`: adds a request to the running crawl (from a spider_idle handler, say). */
+  readonly engine = {
+    crawl: (request: Request): void => {
+      if (this.#state === null || this.#finished) throw new Error(`Cannot crawl ${request.toString()}: the crawl is not running`);
+      this.#state.schedule(request);
+    },
+  };
 
   /** Pauses the whole flow (inspectResponse); in-flight downloads finish, their responses wait. */
   pause(): void {
@@ -154,7 +170,11 @@ export class CrawlerImpl implements Crawler {
     this.#state?.abort.abort();
   }
 
-  /** Runs the crawl to its end; resolves with the finish reason. */
+  /**
+   * Runs the crawl to its end; resolves with the finish reason. When the
+   * crawl cannot go on (an openSpider throws, the engine fails) it still
+   * closes everything that opened, then rejects with a CrawlFailedError.
+   */
   async run(): Promise<string> {
     const s = this.settings;
     const registry = this.#parts;
@@ -177,53 +197,159 @@ export class CrawlerImpl implements Crawler {
     const fetch = registry.createFetch(this);
     const measured = measuredFetch(fetch, (request, response) => this.emit({ type: 'response_downloaded', request, response }));
     this.#download = async (request: Request): Promise<Response> => {
-      const outcome = await downloadThrough(downloaderMws, request, this.spider, measured);
-      if (outcome.kind === 'response') {
-        this.emit({ type: 'response_received', request, response: outcome.response });
-        return outcome.response;
+      let current = request;
+      // Scrapy's engine.download downloads what a middleware returns in the request's place; the
+      // redirect and retry middlewares bound the chain, the cap only guards against a middleware that never stops.
+      for (let hop = 0; hop < MAX_DOWNLOAD_HOPS; hop++) {
+        const outcome = await downloadThrough(downloaderMws, current, this.spider, measured);
+        if (outcome.kind === 'response') {
+          this.emit({ type: 'response_received', request: current, response: outcome.response });
+          return outcome.response;
+        }
+        if (outcome.kind === 'error') throw outcome.error;
+        current = outcome.next;
       }
-      throw outcome.kind === 'error' ? outcome.error : new Error(`${request.toString()} was redirected to ${outcome.next.toString()}`);
+      throw new Error(`${request.toString()} was replaced by the downloader middlewares ${MAX_DOWNLOAD_HOPS} times in a row`);
     };
     const slots = registry.createSlots(this);
-    const state = new EngineState(
-      s, this.spider, this, registry.createScheduler(this), slots, fetch,
-      downloaderMws, spiderMws, pipelines,
-      s.getInt('CONCURRENT_REQUESTS'),
-      this.abortController,
-    );
-    this.#state = state;
-    const components = [...this.#extensions, ...downloaderMws, ...spiderMws, ...pipelines];
-    // Scrapy's order: the engine says `Spider opened`, then extensions react (LogStats's first
-    // line), then the telnet console, which opens last, says where it listens.
-    // Feeds open before anything else happens, so a feed that cannot be written fails the run before a request is made.
-    const feeds = new FeedExporter(resolveFeeds(s, this.options.feeds), {
+    const scheduler = registry.createScheduler(this);
+    // With a journal (JOBDIR), a ticket's items are written when it closes, just before its
+    // acknowledgement records the feed files' sizes; a resumed run first cuts its feeds back to
+    // the sizes recorded last, removing the items of requests that will be crawled again.
+    const journaled = scheduler.journaled === true;
+    let feeds: FeedExporter | null = null;
+    if (journaled) {
+      const recorded = (scheduler as { trackFeeds?(sizes: () => Readonly<Record<string, number>>): Readonly<Record<string, number>> | null }).trackFeeds?.(
+        () => feeds?.fileSizes() ?? {},
+      );
+      if (recorded != null) {
+        for (const path of FeedExporter.truncateFeedFiles({ ...recorded })) {
+          this.logBus.getLogger('seine.extensions.feedexport').warning(`Removed from ${path} the items of requests the previous run did not finish (they are crawled again): cut back to ${recorded[path]} bytes`);
+        }
+      }
+    }
+    // Feeds open before any request is made, so a feed that cannot be written fails the run first.
+    feeds = new FeedExporter(resolveFeeds(s, this.options.feeds), {
       spider: this.spider,
       logger: this.logBus.getLogger('seine.extensions.feedexport'),
       stats: this.stats,
     });
-    this.logBus.getLogger('seine.core.engine').info('Spider opened');
+    const state = new EngineState(s, this.spider, this, scheduler, slots, fetch, downloaderMws, spiderMws, pipelines, {
+      maxActive: s.getInt('CONCURRENT_REQUESTS'),
+      abort: this.abortController,
+      commitPerTicket: journaled,
+    });
+    this.#state = state;
+    const components = [...this.#extensions, ...downloaderMws, ...spiderMws, ...pipelines];
+    // Scrapy's order: the engine says `Spider opened`, then extensions react (LogStats's first
+    // line), then the telnet console, which opens last, says where it listens.
+    const engineLog = this.logBus.getLogger('seine.core.engine');
+    engineLog.info('Spider opened');
     this.emit({ type: 'engine_started' });
     this.emit({ type: 'spider_opened', spider: this.spider });
-    for (const c of components) await c.openSpider?.(this.spider);
 
-    const flow = engineFlow(state, this.#parts.startOf(this.spider, spiderMws), s.getInt('CONCURRENT_ITEMS')).pipe(tap((scraped) => feeds.exportItem(scraped.item)));
-    try {
-      await lastValueFrom(flow, { defaultValue: null });
-    } catch (error) {
-      feeds.close(); // what was scraped before the failure is still a valid feed
-      throw error;
+    const opened: Array<{ closeSpider?(spider: Spider, reason: string): unknown }> = [];
+    let failure: CrawlFailedError | null = null;
+    for (const component of components) {
+      try {
+        await component.openSpider?.(this.spider);
+        opened.push(component);
+      } catch (error) {
+        failure = new CrawlFailedError(`Cannot open the crawl: ${componentName(component)}.openSpider failed: ${messageOf(error)}`, { cause: error });
+        break;
+      }
     }
 
-    const reason = state.closeReason ?? 'finished';
-    this.logBus.getLogger('seine.core.engine').info(`Closing spider (${reason})`);
-    for (const c of components) await c.closeSpider?.(this.spider, reason);
-    feeds.close(); // Scrapy's FeedExporter closes on spider_closed: `Stored … feed` comes before the stats dump
-    await (this.spider as { closed?: (reason: string) => unknown }).closed?.(reason); // Scrapy's Spider.closed(reason)
-    this.emit({ type: 'spider_closed', reason }); // stats record finish_time and finish_reason
-    this.#parts.finishStats(this, reason); // the stats dump
-    this.logBus.getLogger('seine.core.engine').info(`Spider closed (${reason})`);
-    this.emit({ type: 'engine_stopped' });
-    this.#events.complete();
+    if (failure === null) {
+      const exporter = feeds;
+      const flow = engineFlow(state, this.#parts.startOf(this.spider, spiderMws), {
+        itemConcurrency: s.getInt('CONCURRENT_ITEMS'),
+        onIdle: () => this.#sendIdle(),
+        startOffset: scheduler.startOffset ?? 0,
+        onStartOutput: (count) => scheduler.recordStart?.(count),
+      }).pipe(
+        tap((scraped) => {
+          try {
+            exporter.exportItem(scraped.item);
+          } catch (error) {
+            // A feed that fails on one item must not stop the crawl or the other feeds.
+            this.logBus.getLogger('seine.extensions.feedexport').error(`Error exporting an item: ${messageOf(error)}`);
+          }
+        }),
+      );
+      try {
+        await lastValueFrom(flow, { defaultValue: null });
+      } catch (error) {
+        failure = new CrawlFailedError(`The engine failed: ${messageOf(error)} — the crawl stopped; feeds were finalised and stats dumped`, { cause: error });
+        state.beginClose('engine_error');
+      }
+    }
+
+    const reason = failure === null ? (state.closeReason ?? 'finished') : (state.closeReason ?? 'open_failed');
+    await this.#close(reason, opened, feeds);
+    if (failure !== null) throw failure;
     return reason;
   }
+
+  /**
+   * Scrapy's close_spider: every step runs even when an earlier one failed,
+   * and each failure is one ERROR line naming the component.
+   */
+  async #close(reason: string, opened: ReadonlyArray<{ closeSpider?(spider: Spider, reason: string): unknown }>, feeds: FeedExporter): Promise<void> {
+    const engineLog = this.logBus.getLogger('seine.core.engine');
+    const step = async (what: string, action: () => unknown): Promise<void> => {
+      try {
+        await action();
+      } catch (error) {
+        engineLog.error(`${what} failed while closing the spider: ${messageOf(error)}`);
+      }
+    };
+    engineLog.info(`Closing spider (${reason})`);
+    for (const component of opened) await step(`${componentName(component)}.closeSpider`, () => component.closeSpider?.(this.spider, reason));
+    await step('Finalising the feeds', () => feeds.close()); // Scrapy's FeedExporter closes on spider_closed: `Stored … feed` comes before the stats dump
+    await step(`${this.spider.constructor.name}.closed`, () => (this.spider as { closed?: (reason: string) => unknown }).closed?.(reason)); // Scrapy's Spider.closed(reason)
+    await step('A spider_closed handler', () => this.#dispatch({ type: 'spider_closed', reason })); // stats record finish_time and finish_reason
+    await step('The stats dump', () => this.#parts.finishStats(this, reason));
+    engineLog.info(`Spider closed (${reason})`);
+    this.#finished = true;
+    await step('An engine_stopped handler', () => this.#dispatch({ type: 'engine_stopped' }));
+    this.#events.complete();
+  }
+
+  /** spider_idle to its handlers: DontCloseSpider keeps the crawl open, CloseSpider closes it with its reason. */
+  async #sendIdle(): Promise<IdleVerdict> {
+    const errors = await this.#dispatch({ type: 'spider_idle' });
+    let closeReason: string | null = null;
+    let keepOpen = false;
+    for (const error of errors) {
+      if (isCloseSpider(error)) closeReason ??= error.reason;
+      else if (isDontCloseSpider(error)) keepOpen = true;
+    }
+    return keepOpen ? { keepOpen: true } : { keepOpen: false, closeReason };
+  }
+
+  /** Sends an event to the events$ observers and the signal handlers; resolves with the control-flow errors handlers threw (others are logged). */
+  async #dispatch(event: CrawlEvent): Promise<Error[]> {
+    this.#events.next(event);
+    if (!this.signals.hasHandlers(event.type)) return [];
+    const errors = await this.signals.send(event);
+    for (const error of errors) {
+      if (!isCloseSpider(error) && !isDontCloseSpider(error)) {
+        this.logBus.getLogger('seine.utils.signal').error(`Error caught on signal handler for ${event.type}: ${messageOf(error)}`);
+      }
+    }
+    return errors;
+  }
+}
+
+/** Scrapy's engine.download follows at most this many replacements of one request (far above REDIRECT_MAX_TIMES and RETRY_TIMES). */
+const MAX_DOWNLOAD_HOPS = 100;
+
+function componentName(component: object): string {
+  return component.constructor?.name ?? 'A component';
+}
+
+function messageOf(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split('\n')[0] ?? text;
 }

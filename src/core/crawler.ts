@@ -3,7 +3,9 @@ import type { Settings } from '../settings/index.js';
 import type { LogBus } from '../log/index.js';
 import type { Spider } from '../spider/spider.js';
 import type { DownloadSlots } from '../throttle/download-slots.js';
+import type { Request } from '../http/request.js';
 import type { CrawlEvent } from './events.js';
+import type { Signals } from './signals.js';
 
 /** Scrapy's stats collector: counters and values keyed like `downloader/request_count`. */
 export interface StatsCollector {
@@ -33,6 +35,13 @@ export interface Crawler {
    * of its own. AutoThrottle sets their delays here.
    */
   readonly downloadSlots?: DownloadSlots | undefined;
+  /**
+   * Handlers that answer back, Scrapy's `crawler.signals`:
+   * `crawler.signals.connect('spider_idle', () => { …; throw new DontCloseSpider(); })`.
+   */
+  readonly signals: Signals;
+  /** Scrapy's `crawler.engine.crawl(request)`: adds a request to the running crawl. */
+  readonly engine: { crawl(request: Request): void };
   /** Emits an event into the crawl (stats and logs follow from it). */
   emit(event: CrawlEvent): void;
   /** Closes the crawl early with `reason` (CLOSESPIDER_*, signals, CloseSpider). */

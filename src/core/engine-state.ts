@@ -1,11 +1,12 @@
-import { Subject } from 'rxjs';
+import { BehaviorSubject, Subject } from 'rxjs';
 import type { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
 import type { Spider } from '../spider/spider.js';
 import type { Settings } from '../settings/index.js';
 import type { DownloaderMiddleware, ItemPipeline, SpiderMiddleware } from './components.js';
 import type { Crawler } from './crawler.js';
-import type { CrawlEvent } from './events.js';
+import type { CrawlEvent, DropReason } from './events.js';
+import { TicketBook, type Ticket } from './ticket.js';
 
 /** The scheduler as the engine drives it (src/scheduler implements it). */
 export interface EngineScheduler {
@@ -13,16 +14,26 @@ export interface EngineScheduler {
   enqueue(request: Request): boolean;
   next(): Request | undefined;
   hasPending(): boolean;
-  /** Requests an earlier run left queued (a resumed JOBDIR): work to do before the crawl is idle. */
-  readonly restored?: number;
   /**
-   * At close: hands out nothing more and returns how many requests were
-   * queued; a JOBDIR scheduler keeps them on disk for the next run. Without
+   * At close: hands out nothing more and returns the queued requests it
+   * forgot (a JOBDIR scheduler keeps those on disk for the next run). Without
    * it the engine pops and drops them.
    */
-  dropPending?(): number;
-  /** A request yielded while the crawl closes: a JOBDIR scheduler stores it for the next run; without it, it is dropped. */
-  enqueueAfterClose?(request: Request): void;
+  dropPending?(): readonly Request[];
+  /** A request yielded while the crawl closes: a JOBDIR scheduler stores it for the next run (true); without, it is dropped. */
+  enqueueAfterClose?(request: Request): boolean;
+  /**
+   * The request's ticket closed: its callback's output (new requests, items)
+   * is recorded. A JOBDIR scheduler removes it from its journal only now, so
+   * a crash before this point crawls it again on the next run.
+   */
+  acknowledge?(request: Request, outcome: 'done' | 'failed'): void;
+  /** True when the scheduler keeps a journal (JOBDIR): the engine then commits a ticket's items with its acknowledgement. */
+  readonly journaled?: boolean;
+  /** How many outputs of start() an earlier run recorded (they are skipped). */
+  readonly startOffset?: number;
+  /** The first `count` outputs of start() are recorded. */
+  recordStart?(count: number): void;
 }
 
 /** Download slots as the engine drives them (src/throttle implements them). */
@@ -33,23 +44,41 @@ export interface EngineSlots {
   finished(request: Request, now: number): void;
 }
 
+/** What an engine needs besides its components. */
+export interface EngineOptions {
+  /** CONCURRENT_REQUESTS: tickets in the active phases (taken, downloading). */
+  readonly maxActive: number;
+  readonly abort?: AbortController;
+  readonly now?: () => number;
+  /**
+   * Hold the items of a ticket until it closes, and hand them to `onClose`
+   * (JOBDIR: a ticket's items and its acknowledgement are written together).
+   * Otherwise items flow on as they leave the item pipeline.
+   */
+  readonly commitPerTicket?: boolean;
+  /** Called once per closed ticket, after the scheduler's acknowledgement. */
+  readonly onTicketClosed?: (ticket: Ticket) => void;
+}
+
 /**
- * Crawl-lifetime state (STYLE.md §3), created once per run by the engine
- * and handed to every stage: nothing crawl-wide lives in module scope.
+ * Crawl-lifetime state, created once per run and handed to every stage:
+ * nothing crawl-wide lives in module scope. The open tickets decide the
+ * crawl's concurrency and its end (src/core/ticket.ts).
  */
 export class EngineState {
-  /** Units of work not finished: requests on their way, callbacks running, items in the pipeline. */
-  pending = 0;
-  /** Requests between the scheduler and the end of their download (CONCURRENT_REQUESTS caps it). */
-  active = 0;
-  startDone = false;
+  readonly tickets: TicketBook;
   /** Set once the crawl starts closing; no new request is scheduled after that. */
   closeReason: string | null = null;
-  paused = false;
-  readonly wake$ = new Subject<void>();
+  /** The engine's gate: true while inspectResponse holds the crawl. */
+  readonly paused$ = new BehaviorSubject<boolean>(false);
   /** Every request on its way to the scheduler: the spider's start, callbacks, redirects and retries. */
   readonly requests$ = new Subject<Request>();
+  /** Requests between the start and the end of their download, for the telnet console's `est()`. */
   readonly downloading = new Set<Request>();
+  readonly maxActive: number;
+  readonly abort: AbortController;
+  readonly now: () => number;
+  readonly commitPerTicket: boolean;
 
   constructor(
     readonly settings: Settings,
@@ -61,36 +90,53 @@ export class EngineState {
     readonly downloaderMiddlewares: readonly DownloaderMiddleware[],
     readonly spiderMiddlewares: readonly SpiderMiddleware[],
     readonly pipelines: readonly ItemPipeline[],
-    readonly maxActive: number,
-    readonly abort: AbortController = new AbortController(),
-    readonly now: () => number = () => Date.now(),
+    options: EngineOptions,
   ) {
-    this.pending = scheduler.restored ?? 0;
+    this.maxActive = options.maxActive;
+    this.abort = options.abort ?? new AbortController();
+    this.now = options.now ?? (() => Date.now());
+    this.commitPerTicket = options.commitPerTicket ?? false;
+    const onTicketClosed = options.onTicketClosed;
+    this.tickets = new TicketBook((ticket) => {
+      if (ticket.request !== null) scheduler.acknowledge?.(ticket.request, ticket.outcome ?? 'failed');
+      onTicketClosed?.(ticket);
+    });
+  }
+
+  get paused(): boolean {
+    return this.paused$.value;
+  }
+
+  /** Tickets in the active phases: what CONCURRENT_REQUESTS caps. */
+  get active(): number {
+    return this.tickets.active;
   }
 
   emit(event: CrawlEvent): void {
     this.crawler.emit(event);
   }
 
-  /** One more unit of work. */
-  begin(): void {
-    this.pending++;
-  }
-
-  /** A unit of work finished; when none is left and the start is exhausted, the crawl is idle. */
-  end(): void {
-    this.pending--;
-    this.wake$.next();
-  }
-
-  /** Sends a request to the scheduler (counted until it is dropped or its callback finishes). */
+  /** Sends a request to the scheduler (synchronously: it is queued, or dropped, when this returns). */
   schedule(request: Request): void {
-    this.begin();
     this.requests$.next(request);
   }
 
+  /** A request that will not be crawled: the `request_dropped` event with why. */
+  drop(request: Request, reason: DropReason): void {
+    this.emit({ type: 'request_dropped', request, reason });
+  }
+
+  /**
+   * A throw from a stage or a component outside the callbacks: logged and
+   * counted (`engine_error`) for that unit of work; the crawl goes on.
+   */
+  fault(stage: string, request: Request | null, thrown: unknown): void {
+    this.emit({ type: 'engine_error', stage, request, error: thrown instanceof Error ? thrown : new Error(String(thrown)) });
+  }
+
+  /** No open ticket and nothing queued: Scrapy's idle rule (the start is a ticket too). */
   isIdle(): boolean {
-    return this.startDone && this.pending === 0;
+    return this.tickets.open === 0 && !this.scheduler.hasPending();
   }
 
   /**
@@ -101,18 +147,18 @@ export class EngineState {
   beginClose(reason: string): void {
     if (this.closeReason !== null) return;
     this.closeReason = reason;
-    this.startDone = true;
-    if (this.scheduler.dropPending !== undefined) this.pending -= this.scheduler.dropPending();
-    else for (let dropped = this.scheduler.next(); dropped !== undefined; dropped = this.scheduler.next()) this.pending--;
-    this.wake$.next();
+    const forgotten: Request[] = [];
+    if (this.scheduler.dropPending !== undefined) forgotten.push(...this.scheduler.dropPending());
+    else for (let dropped = this.scheduler.next(); dropped !== undefined; dropped = this.scheduler.next()) forgotten.push(dropped);
+    for (const request of forgotten) this.drop(request, 'closing');
+    this.tickets.changed$.next();
   }
 
   pause(): void {
-    this.paused = true;
+    if (!this.paused) this.paused$.next(true);
   }
 
   resume(): void {
-    this.paused = false;
-    this.wake$.next();
+    if (this.paused) this.paused$.next(false);
   }
 }

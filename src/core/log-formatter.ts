@@ -23,7 +23,7 @@ function referer(headers: { get(name: string): string | null }): string {
 
 /**
  * The log line an event produces, Scrapy's LogFormatter in seine's words
- * (a pure function of the event, STYLE.md §9), or null for events that are
+ * (a pure function of the event, docs/architecture.md), or null for events that are
  * not logged. `Spider opened` and `Spider closed` are written by the crawler
  * itself, because Scrapy places them around other components' lines.
  */

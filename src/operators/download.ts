@@ -1,50 +1,63 @@
 import { Observable, mergeMap, type OperatorFunction } from 'rxjs';
-import type { Request } from '../http/request.js';
 import { downloadThrough, measuredFetch, type DownloadOutcome } from '../core/downloader-chain.js';
+import { isCloseSpider } from '../core/control-flow.js';
 import type { EngineState } from '../core/engine-state.js';
+import type { Ticket } from '../core/ticket.js';
+
+/** A download's outcome with the ticket of its request. */
+export type TicketOutcome = DownloadOutcome & { ticket: Ticket };
 
 /**
  * Stage 4, download: runs the downloader middlewares around the fetch
  * (robots.txt is the first of them, RobotsTxtMiddleware at 100); a response
  * from the network gets `meta.download_latency` and a `response_downloaded`
  * event before the middlewares' processResponse (AutoThrottle). Emits one
- * outcome per request (a response or an error); a Request the middlewares
- * return instead (redirect, retry) goes back to the scheduler.
- * Unsubscribing aborts transfers in flight through the crawl's AbortSignal.
+ * outcome per ticket (a response or an error), the ticket moved to its
+ * `callback` phase. A Request the middlewares return instead (redirect,
+ * retry) goes back to the scheduler and the ticket is done; a CloseSpider
+ * from a middleware closes the crawl with its reason. Unsubscribing aborts
+ * transfers in flight through the crawl's AbortSignal.
  */
-export function download(state: EngineState): OperatorFunction<Request, DownloadOutcome> {
+export function download(state: EngineState): OperatorFunction<Ticket, TicketOutcome> {
   const fetch = measuredFetch(state.fetch, (request, response) => state.emit({ type: 'response_downloaded', request, response }), state.now);
-  return mergeMap((request) =>
-    new Observable<DownloadOutcome>((subscriber) => {
+  return mergeMap((ticket) =>
+    new Observable<TicketOutcome>((subscriber) => {
+      const request = ticket.request!;
       let live = true;
-      const finish = (): void => {
+      /** The download ended (however, also torn down): its slot frees and the ticket leaves the active phases. */
+      const leave = (): void => {
         if (!live) return;
         live = false;
         state.downloading.delete(request);
-        state.slots.finished(request, state.now());
-        state.active--;
-      };
-      void (async () => {
-        state.downloading.add(request);
-        state.emit({ type: 'request_reached_downloader', request });
-        const outcome = await downloadThrough(state.downloaderMiddlewares, request, state.spider, fetch);
-        finish();
-        state.emit({ type: 'request_left_downloader', request });
-        if (outcome.kind === 'request') {
-          state.schedule(outcome.next);
-          state.end();
-        } else {
-          subscriber.next(outcome);
+        try {
+          state.slots.finished(request, state.now());
+        } catch (error) {
+          state.fault('throttle', request, error);
         }
-        subscriber.complete();
-      })().catch((error: unknown) => {
-        finish();
-        subscriber.next({ kind: 'error', request, error: error instanceof Error ? error : new Error(String(error)) });
-        subscriber.complete();
-      });
-      return () => {
-        if (live) finish();
+        state.tickets.move(ticket, 'callback');
       };
+      state.tickets.move(ticket, 'downloading');
+      state.downloading.add(request);
+      state.emit({ type: 'request_reached_downloader', request });
+      void downloadThrough(state.downloaderMiddlewares, request, state.spider, fetch)
+        .catch((thrown: unknown): DownloadOutcome => ({ kind: 'error', request, error: thrown instanceof Error ? thrown : new Error(String(thrown)) }))
+        .then((outcome) => {
+          if (!live) return; // torn down meanwhile
+          leave();
+          state.emit({ type: 'request_left_downloader', request });
+          if (outcome.kind === 'request') {
+            state.schedule(outcome.next);
+            state.tickets.settle(ticket, 'done');
+          } else if (outcome.kind === 'error' && isCloseSpider(outcome.error)) {
+            state.beginClose(outcome.error.reason);
+            state.tickets.settle(ticket, 'failed');
+          } else {
+            subscriber.next({ ...outcome, ticket });
+          }
+          subscriber.complete();
+        });
+      // Torn down (the crawl cancelled): the slot frees, and the ticket stays open, so a JOBDIR does not acknowledge it.
+      return leave;
     }),
   );
 }

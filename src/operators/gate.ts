@@ -5,14 +5,17 @@ import type { EngineState } from '../core/engine-state.js';
  * The gate: while the engine is paused (inspectResponse), values arriving
  * here wait, in order, and flow on when it resumes. The scheduler checks the
  * same flag, so nothing new starts either; requests already in flight
- * finish and their responses wait here.
+ * finish and their responses wait here. Drops nothing; completes with its
+ * source once nothing is held.
  */
 export function gate<T>(state: EngineState): MonoTypeOperatorFunction<T> {
   return (source) =>
     new Observable<T>((subscriber) => {
       const held: T[] = [];
+      let sourceDone = false;
       const flush = (): void => {
         while (!state.paused && held.length > 0) subscriber.next(held.shift()!);
+        if (sourceDone && held.length === 0) subscriber.complete();
       };
       const input = source.subscribe({
         next: (value) => {
@@ -20,9 +23,12 @@ export function gate<T>(state: EngineState): MonoTypeOperatorFunction<T> {
           else subscriber.next(value);
         },
         error: (error: unknown) => subscriber.error(error),
-        complete: () => subscriber.complete(),
+        complete: () => {
+          sourceDone = true;
+          flush();
+        },
       });
-      const wake = state.wake$.subscribe(flush);
+      const wake = state.paused$.subscribe(flush);
       return () => {
         input.unsubscribe();
         wake.unsubscribe();

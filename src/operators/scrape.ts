@@ -2,47 +2,68 @@ import { Observable, mergeMap, type OperatorFunction } from 'rxjs';
 import { releaseDocument, type Response } from '../http/response.js';
 import type { SpiderOutput } from '../core/components.js';
 import { callbackOutputs } from '../core/callback-output.js';
-import type { DownloadOutcome } from '../core/downloader-chain.js';
+import { isCloseSpider, isIgnoreRequest } from '../core/control-flow.js';
+import type { DropReason } from '../core/events.js';
 import type { EngineState } from '../core/engine-state.js';
 import { scrapeThrough } from '../core/spider-chain.js';
+import type { Ticket } from '../core/ticket.js';
+import type { TicketOutcome } from './download.js';
 
 export interface Scraped {
   output: SpiderOutput;
   response: Response | null;
+  /** The ticket of the request whose callback produced it; it stays open while the output is on its way. */
+  ticket: Ticket;
 }
 
 /**
  * Stage 5, callback: hands each response to its request's callback through
  * the spider middlewares (`this` is the spider), and each failed download to
  * its errback; emits what they produce. A callback's error is logged as
- * Scrapy does and counted, and never stops other requests.
+ * Scrapy does and counted, and never stops other requests; a CloseSpider
+ * closes the crawl with its reason. The ticket is settled when the callback
+ * has finished (`done`, or `failed` when it threw); it closes once the items
+ * it produced have gone through the item pipeline.
  */
-export function scrape(state: EngineState): OperatorFunction<DownloadOutcome, Scraped> {
+export function scrape(state: EngineState): OperatorFunction<TicketOutcome, Scraped> {
+  const onError = (error: Error, response: Response | null): void => {
+    if (isCloseSpider(error)) state.beginClose(error.reason);
+    else state.emit({ type: 'spider_error', error, response });
+  };
   return mergeMap((outcome) =>
     new Observable<Scraped>((subscriber) => {
+      const { ticket } = outcome;
       let stopped = false;
+      let failed = false;
       void (async () => {
         try {
           if (outcome.kind === 'response') {
             const { request, response } = outcome;
             state.emit({ type: 'response_received', request, response });
-            const onError = (error: Error): void => state.emit({ type: 'spider_error', error, response });
-            for await (const output of scrapeThrough(state.spiderMiddlewares, response, request, state.spider, onError)) {
+            const unhandled = (error: Error): void => {
+              failed = true;
+              onError(error, response);
+            };
+            for await (const output of scrapeThrough(state.spiderMiddlewares, response, request, state.spider, unhandled)) {
               if (stopped) return;
-              subscriber.next({ output, response });
+              subscriber.next({ output, response, ticket });
             }
           } else if (outcome.kind === 'error') {
             const { request, error } = outcome;
+            if (isIgnoreRequest(error)) state.drop(request, (error as { dropReason?: DropReason }).dropReason ?? 'ignored');
             state.emit({ type: 'download_error', request, error });
             if (request.errback !== null) {
               for await (const output of callbackOutputs(request.errback.call(state.spider, error, request))) {
                 if (stopped) return;
-                subscriber.next({ output, response: null });
+                subscriber.next({ output, response: null, ticket });
               }
+            } else {
+              failed = true;
             }
           }
         } catch (error) {
-          state.emit({ type: 'spider_error', error: error instanceof Error ? error : new Error(String(error)), response: outcome.kind === 'response' ? outcome.response : null });
+          failed = true;
+          onError(error instanceof Error ? error : new Error(String(error)), outcome.kind === 'response' ? outcome.response : null);
         } finally {
           // The page's DOM is garbage now, but objects of its download that V8 has moved to old
           // space (promises and async frames resolved with the response) still point at the
@@ -52,7 +73,8 @@ export function scrape(state: EngineState): OperatorFunction<DownloadOutcome, Sc
           // A response kept after its callback (an item pipeline, a user's list) parses again on
           // its next css()/xpath().
           if (outcome.kind === 'response') releaseDocument(outcome.response);
-          state.end();
+          // Torn down (the crawl cancelled): the ticket stays open, so a JOBDIR does not acknowledge work that was cut short.
+          if (!stopped) state.tickets.settle(ticket, failed ? 'failed' : 'done');
           subscriber.complete();
         }
       })();

@@ -1,17 +1,19 @@
-import { Observable, type OperatorFunction } from 'rxjs';
-import type { Request } from '../http/request.js';
+import { Observable, merge, skip, type OperatorFunction } from 'rxjs';
 import type { EngineState } from '../core/engine-state.js';
+import type { Ticket } from '../core/ticket.js';
 
 /**
- * Stage 3, throttle: holds each request until its download slot allows it
- * (CONCURRENT_REQUESTS_PER_DOMAIN / _PER_IP, DOWNLOAD_DELAY with
+ * Stage 3, throttle: holds each ticket until its request's download slot
+ * allows it (CONCURRENT_REQUESTS_PER_DOMAIN / _PER_IP, DOWNLOAD_DELAY with
  * RANDOMIZE_DOWNLOAD_DELAY, a retry's backoff). The slots decide; this stage
- * owns the one timer, cleared on teardown.
+ * owns the one timer, cleared on teardown. Slots that throw for a request
+ * fail that ticket (an `engine_error`, the request dropped with `error`);
+ * the others wait on.
  */
-export function throttle(state: EngineState): OperatorFunction<Request, Request> {
+export function throttle(state: EngineState): OperatorFunction<Ticket, Ticket> {
   return (source) =>
-    new Observable<Request>((subscriber) => {
-      const waiting: Request[] = [];
+    new Observable<Ticket>((subscriber) => {
+      const waiting: Ticket[] = [];
       let timer: ReturnType<typeof setTimeout> | null = null;
       const release = (): void => {
         if (timer !== null) {
@@ -21,13 +23,23 @@ export function throttle(state: EngineState): OperatorFunction<Request, Request>
         if (state.paused) return;
         let soonest = Infinity;
         for (let i = 0; i < waiting.length; ) {
-          const request = waiting[i]!;
+          const ticket = waiting[i]!;
+          const request = ticket.request!;
           const now = state.now();
-          const verdict = state.slots.canStart(request, now);
+          let verdict: true | number;
+          try {
+            verdict = state.slots.canStart(request, now);
+            if (verdict === true) state.slots.started(request, now);
+          } catch (error) {
+            waiting.splice(i, 1);
+            state.fault('throttle', request, error);
+            state.drop(request, 'error');
+            state.tickets.settle(ticket, 'failed');
+            continue;
+          }
           if (verdict === true) {
             waiting.splice(i, 1);
-            state.slots.started(request, now);
-            subscriber.next(request);
+            subscriber.next(ticket);
           } else {
             soonest = Math.min(soonest, verdict);
             i++;
@@ -36,13 +48,14 @@ export function throttle(state: EngineState): OperatorFunction<Request, Request>
         if (soonest !== Infinity) timer = setTimeout(release, Math.max(1, soonest));
       };
       const input = source.subscribe({
-        next: (request) => {
-          waiting.push(request);
+        next: (ticket) => {
+          waiting.push(ticket);
           release();
         },
         error: (error: unknown) => subscriber.error(error),
       });
-      const wake = state.wake$.subscribe(() => {
+      // A slot frees when a download ends (its ticket leaves the active phases); the gate reopens on resume.
+      const wake = merge(state.tickets.changed$, state.paused$.pipe(skip(1))).subscribe(() => {
         if (waiting.length > 0) release();
       });
       return () => {

@@ -113,7 +113,7 @@ export class RobotsTxtMiddleware implements DownloaderMiddleware {
   #forbid(request: Request, spider: Spider | undefined): IgnoreRequest {
     this.#logger.debug(`Forbidden by robots.txt: ${request.toString()}`, spider === undefined ? undefined : { spider });
     this.#stats.inc('robotstxt/forbidden');
-    return new IgnoreRequest('Forbidden by robots.txt');
+    return new IgnoreRequest('Forbidden by robots.txt', { dropReason: 'robots' });
   }
 }
 

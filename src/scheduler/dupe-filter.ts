@@ -4,6 +4,8 @@ import type { Request } from '../http/request.js';
 export interface DupeFilter {
   /** True when an equivalent request was seen before; records `request` as seen otherwise. */
   seen(request: Request): boolean;
+  /** Persists what `seen` recorded since the last call (the scheduler calls it once the request is queued). */
+  flush?(): void;
   /** Releases what the filter holds (a file, a connection) when the crawl closes. */
   close?(reason: string): void | Promise<void>;
 }

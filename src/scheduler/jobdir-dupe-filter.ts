@@ -9,12 +9,16 @@ export const SEEN_FILE = 'requests.seen';
 /**
  * Scrapy's RFPDupeFilter with a JOBDIR: the fingerprints seen in earlier
  * runs are read from `<JOBDIR>/requests.seen` (one hex fingerprint per
- * line), and each new one is appended as it is seen, with one synchronous
- * write, so a crash loses none.
+ * line). A new one is appended with one synchronous write when the
+ * scheduler calls `flush()`, after the request itself is in the queue's
+ * journal: a process killed between the two has the request queued (its
+ * journal line carries the fingerprint, given back through `restore()`),
+ * never a fingerprint whose request is lost.
  */
 export class JobdirDupeFilter implements DupeFilter {
   readonly #fingerprints = new Set<string>();
   readonly #file: string;
+  readonly #unwritten: string[] = [];
   #fd: number | null;
 
   constructor(
@@ -38,12 +42,30 @@ export class JobdirDupeFilter implements DupeFilter {
     const fingerprint = this.fingerprint(request);
     if (this.#fingerprints.has(fingerprint)) return true;
     this.#fingerprints.add(fingerprint);
-    if (this.#fd !== null) writeSync(this.#fd, `${fingerprint}\n`);
+    this.#unwritten.push(fingerprint);
     return false;
+  }
+
+  /** Writes the fingerprints seen since the last flush. */
+  flush(): void {
+    if (this.#unwritten.length === 0 || this.#fd === null) return;
+    writeSync(this.#fd, `${this.#unwritten.join('\n')}\n`);
+    this.#unwritten.length = 0;
+  }
+
+  /** Fingerprints of requests queued in the journal: known as seen, and written when missing from the file. */
+  restore(fingerprints: Iterable<string>): void {
+    for (const fingerprint of fingerprints) {
+      if (this.#fingerprints.has(fingerprint)) continue;
+      this.#fingerprints.add(fingerprint);
+      this.#unwritten.push(fingerprint);
+    }
+    this.flush();
   }
 
   close(): void {
     if (this.#fd === null) return;
+    this.flush();
     closeSync(this.#fd);
     this.#fd = null;
   }

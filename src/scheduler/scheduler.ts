@@ -25,7 +25,7 @@ export interface SchedulerOptions {
    * closes; one that cannot be stored (RequestSerializationError) goes to
    * `queue` instead. `restored` counts what an earlier run left.
    */
-  readonly diskQueue?: RequestQueue & { readonly restored?: number };
+  readonly diskQueue?: DiskPriorityQueue;
   /** Logs unserializable requests and `Resuming crawl`; default `seine.core.scheduler` on the default bus. */
   readonly schedulerLogger?: Logger;
   /** Drops requests seen before (unless `dontFilter`); none: nothing is filtered. */
@@ -56,7 +56,7 @@ export interface SchedulerDependencies {
  */
 export class Scheduler {
   readonly queue: RequestQueue;
-  readonly diskQueue: (RequestQueue & { readonly restored?: number }) | null;
+  readonly diskQueue: DiskPriorityQueue | null;
   readonly dupeFilter: DupeFilter | null;
   readonly #stats: StatsCollector | null;
   readonly #logger: Logger;
@@ -64,6 +64,7 @@ export class Scheduler {
   readonly #debug: boolean;
   #logDuplicates = true;
   #logUnserializable = true;
+  #feedSizes: (() => Readonly<Record<string, number>>) | null = null;
   /** Set by dropPending(): the crawl is closing, nothing more is handed out. */
   #closing = false;
   // Built once: the keys are used on every push and pop.
@@ -86,12 +87,63 @@ export class Scheduler {
     this.#enqueuedDiskKind = `scheduler/enqueued/${diskKind}`;
     this.#dequeuedDiskKind = `scheduler/dequeued/${diskKind}`;
     this.#schedulerLogger = options.schedulerLogger ?? getLogger(SCHEDULER_LOGGER);
+    if (this.diskQueue !== null && this.dupeFilter !== null && 'restore' in this.dupeFilter) {
+      (this.dupeFilter as { restore(fps: Iterable<string>): void }).restore(this.diskQueue.fingerprints());
+    }
   }
 
-  /** Scrapy's `Resuming crawl (N requests scheduled)` when opened on a JOBDIR with requests left. */
+  /**
+   * Scrapy's `Resuming crawl (N requests scheduled)` when opened on a JOBDIR
+   * with requests left, and what it recovered from a run that was killed.
+   */
   open(): void {
     const restored = this.restored;
     if (restored > 0) this.#schedulerLogger.info(`Resuming crawl (${restored} requests scheduled)`);
+    const recovered = this.diskQueue?.recovered ?? 0;
+    if (recovered > 0) {
+      this.#schedulerLogger.warning(
+        `Recovered ${recovered} request${recovered === 1 ? '' : 's'} that the previous run had started but not finished (it was killed): crawling ${recovered === 1 ? 'it' : 'them'} again`,
+      );
+      this.#stats?.set('scheduler/recovered', recovered);
+    }
+    const skipped = this.startOffset;
+    if (skipped > 0) this.#schedulerLogger.info(`Skipping the first ${skipped} output${skipped === 1 ? '' : 's'} of start(): recorded by an earlier run`);
+  }
+
+  /** True with a JOBDIR: the engine commits each request's output with its acknowledgement. */
+  get journaled(): boolean {
+    return this.diskQueue !== null;
+  }
+
+  /** How many outputs of start() an earlier run of this JOBDIR recorded. */
+  get startOffset(): number {
+    return this.diskQueue?.progress.start ?? 0;
+  }
+
+  /**
+   * Registers how to read the append-mode feed files' sizes, recorded with
+   * each acknowledgement; returns the sizes the previous run recorded last
+   * (a resumed run truncates its feeds to them: what is beyond belongs to
+   * requests that did not finish and will be crawled again).
+   */
+  trackFeeds(sizes: () => Readonly<Record<string, number>>): Readonly<Record<string, number>> | null {
+    this.#feedSizes = sizes;
+    return this.diskQueue?.progress.feeds ?? null;
+  }
+
+  /** The request's callback output is recorded: with JOBDIR it leaves the journal now. */
+  acknowledge(request: Request): void {
+    this.diskQueue?.acknowledge(request, this.#currentFeedSizes());
+  }
+
+  /** The first `count` outputs of start() are recorded (JOBDIR skips them on the next run). */
+  recordStart(count: number): void {
+    this.diskQueue?.recordStart(count, this.#currentFeedSizes());
+  }
+
+  #currentFeedSizes(): Readonly<Record<string, number>> | null {
+    const sizes = this.#feedSizes?.() ?? null;
+    return sizes === null || Object.keys(sizes).length === 0 ? null : sizes;
   }
 
   /** Requests an earlier run left in JOBDIR; the engine counts them as work to do. */
@@ -131,7 +183,7 @@ export class Scheduler {
       ...(jobdir === null || diskOrder === null
         ? { dupeFilter: new FingerprintDupeFilter(dependencies.fingerprint) }
         : {
-            diskQueue: new DiskPriorityQueue({ dir: join(jobdir, 'requests.queue'), order: diskOrder, spider: crawler.spider }),
+            diskQueue: new DiskPriorityQueue({ dir: join(jobdir, 'requests.queue'), order: diskOrder, spider: crawler.spider, fingerprint: dependencies.fingerprint }),
             dupeFilter: new JobdirDupeFilter(dependencies.fingerprint, jobdir),
           }),
       stats: crawler.stats,
@@ -159,6 +211,8 @@ export class Scheduler {
       this.queue.push(request);
       this.#stats?.inc(this.#enqueuedKind);
     }
+    // The fingerprint is written after the request is queued (see JobdirDupeFilter).
+    this.dupeFilter?.flush?.();
     this.#stats?.inc('scheduler/enqueued');
     return true;
   }
@@ -166,12 +220,14 @@ export class Scheduler {
   /**
    * A request yielded while the crawl closes (by a callback still running):
    * with JOBDIR it is filtered and stored on disk for the next run, as
-   * Scrapy's scheduler does until it closes; without, it is dropped.
+   * Scrapy's scheduler does until it closes; without, it is dropped. True when it was stored.
    */
-  enqueueAfterClose(request: Request): void {
-    if (this.diskQueue === null || this.#isDuplicate(request) || !this.#pushToDisk(request)) return;
+  enqueueAfterClose(request: Request): boolean {
+    if (this.diskQueue === null || this.#isDuplicate(request) || !this.#pushToDisk(request)) return false;
+    this.dupeFilter?.flush?.();
     this.#stats?.inc(this.#enqueuedDiskKind);
     this.#stats?.inc('scheduler/enqueued');
+    return true;
   }
 
   /** The next request: from memory first, then from disk (Scrapy's order), or undefined when none is queued. */
@@ -200,14 +256,14 @@ export class Scheduler {
 
   /**
    * The crawl is closing: forgets the requests in memory, keeps those on
-   * disk for the next run, and hands out nothing more. Returns how many
-   * were queued.
+   * disk for the next run, and hands out nothing more. Returns the requests
+   * it forgot (those kept on disk are not dropped).
    */
-  dropPending(): number {
-    const queued = this.size;
-    for (let dropped = this.queue.pop(); dropped !== undefined; dropped = this.queue.pop());
+  dropPending(): Request[] {
+    const forgotten: Request[] = [];
+    for (let dropped = this.queue.pop(); dropped !== undefined; dropped = this.queue.pop()) forgotten.push(dropped);
     this.#closing = true;
-    return queued;
+    return forgotten;
   }
 
   /** Closes the queues and the duplicate filter (what they hold is released or persisted). */

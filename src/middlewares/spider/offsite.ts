@@ -10,6 +10,8 @@ import { NULL_STATS, type ComponentOptions } from './component-options.js';
 export interface OffsiteOptions extends ComponentOptions {
   /** Overrides the spider's `allowedDomains` (for pipelines assembled by hand). */
   allowedDomains?: readonly (string | null | undefined)[];
+  /** Told of each filtered request (the crawl's `request_dropped` event with reason `offsite`). */
+  onDropped?: (request: Request) => void;
 }
 
 const URL_ENTRY = /^https?:\/\/.*$/;
@@ -28,6 +30,7 @@ export class OffsiteMiddleware implements SpiderMiddleware {
   readonly #stats: StatsCollector;
   readonly #logger: Logger;
   readonly #allowedDomains: readonly (string | null | undefined)[] | undefined;
+  readonly #onDropped: ((request: Request) => void) | undefined;
   #hostRegex: RegExp | undefined;
   #domainsSeen = new Set<string>();
 
@@ -35,10 +38,11 @@ export class OffsiteMiddleware implements SpiderMiddleware {
     this.#stats = options.stats ?? NULL_STATS;
     this.#logger = (options.logBus ?? defaultLogBus).getLogger('seine.spidermiddlewares.offsite');
     this.#allowedDomains = options.allowedDomains;
+    this.#onDropped = options.onDropped;
   }
 
   static fromCrawler(crawler: Crawler): OffsiteMiddleware {
-    return new OffsiteMiddleware({ stats: crawler.stats, logBus: crawler.logBus });
+    return new OffsiteMiddleware({ stats: crawler.stats, logBus: crawler.logBus, onDropped: (request) => crawler.emit({ type: 'request_dropped', request, reason: 'offsite' }) });
   }
 
   openSpider(spider: Spider): void {
@@ -69,6 +73,7 @@ export class OffsiteMiddleware implements SpiderMiddleware {
       this.#stats.inc('offsite/domains');
     }
     this.#stats.inc('offsite/filtered');
+    this.#onDropped?.(output);
     return false;
   }
 
