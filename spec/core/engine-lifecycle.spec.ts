@@ -47,8 +47,8 @@ function pagesSpider(name = 'pages') {
 }
 
 /** Runs a crawl to its end through crawl(): its items, log lines, events, and the error its streams ended with. */
-async function runFully(spiderClass: Parameters<typeof crawl>[0], settings: Record<string, unknown> = {}, feeds?: Parameters<typeof crawl>[1]) {
-  const run = crawl(spiderClass, { settings: { ...QUIET, ...settings }, ...feeds });
+async function runFully(spiderClass: Parameters<typeof crawl>[0], settings: Record<string, unknown> = {}, options?: Parameters<typeof crawl>[1]) {
+  const run = crawl(spiderClass, { settings: { ...QUIET, ...settings }, ...options });
   const logs = lastValueFrom(run.logs$.pipe(toArray())).catch(() => [] as LogEvent[]);
   const logged: LogEvent[] = [];
   const events: CrawlEvent[] = [];
@@ -137,6 +137,63 @@ describe('closing: every step runs', () => {
     expect(calls).toEqual(['first open', 'first close']);
     expect(site.hits.filter((path) => path !== '/robots.txt')).toEqual([]);
     expect(result.lines).toContain('INFO: Spider closed (open_failed)');
+  });
+});
+
+describe('a fault of the engine itself', () => {
+  it('ends the crawl cleanly: what was scraped is in the feed, the stats are dumped, the streams end with CrawlFailedError', async () => {
+    const queue: Request[] = [];
+    let handedOut = 0;
+    const brokenScheduler = {
+      enqueue(request: Request) {
+        queue.push(request);
+        return true;
+      },
+      next() {
+        if (handedOut === 2) throw new Error('queue file unreadable');
+        const request = queue.pop();
+        if (request !== undefined) handedOut++;
+        return request;
+      },
+      hasPending: () => queue.length > 0,
+    };
+    const out = join(dir, 'engine-fault.jsonl');
+    const result = await runFully(pagesSpider('fault'), {}, { feeds: [{ path: out, format: 'jsonlines', overwrite: true }], parts: { createScheduler: () => brokenScheduler } });
+    expect((result.error as Error).message).toBe('The engine failed: queue file unreadable — the crawl stopped; feeds were finalised and stats dumped');
+    expect(result.stats['finish_reason']).toBe('engine_error');
+    expect(result.lines).toContain('INFO: Spider closed (engine_error)');
+    expect(readFileSync(out, 'utf8').trimEnd().split('\n')).toHaveLength(result.stats['item_scraped_count'] as number);
+    expect(result.stats['item_scraped_count']).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a download slot that throws for one request costs that request only', async () => {
+    const { DownloadSlots } = await import('../../src/throttle/index.js');
+    class Two extends Spider {
+      static override name = 'two-slots';
+      override startUrls = [site.url('/b'), site.url('/c')];
+      override parse(response: Response) {
+        return { url: new URL(response.url).pathname };
+      }
+    }
+    const result = await runFully(Two, {}, {
+      parts: {
+        createSlots: (crawler) => {
+          const slots = DownloadSlots.fromCrawler(crawler);
+          const canStart = slots.canStart.bind(slots);
+          slots.canStart = (request, now) => {
+            if (request.url.endsWith('/b')) throw new Error('slot table corrupted');
+            return canStart(request, now);
+          };
+          return slots;
+        },
+      },
+    });
+    expect(result.error).toBeNull();
+    expect(result.stats['item_scraped_count']).toBe(1);
+    expect(result.lines).toContain(`ERROR: Error in the throttle stage for <GET ${site.url('/b')}>: slot table corrupted`);
+    expect(result.stats['engine_errors/throttle']).toBe(1);
+    const dropped = result.events.flatMap((e) => (e.type === 'request_dropped' ? [`${e.reason} ${new URL(e.request.url).pathname}`] : []));
+    expect(dropped).toEqual(['error /b']);
   });
 });
 

@@ -148,8 +148,13 @@ export class EngineState {
     if (this.closeReason !== null) return;
     this.closeReason = reason;
     const forgotten: Request[] = [];
-    if (this.scheduler.dropPending !== undefined) forgotten.push(...this.scheduler.dropPending());
-    else for (let dropped = this.scheduler.next(); dropped !== undefined; dropped = this.scheduler.next()) forgotten.push(dropped);
+    try {
+      if (this.scheduler.dropPending !== undefined) forgotten.push(...this.scheduler.dropPending());
+      else for (let dropped = this.scheduler.next(); dropped !== undefined; dropped = this.scheduler.next()) forgotten.push(dropped);
+    } catch (error) {
+      // A scheduler that fails here cannot stop the close; what it still held is not crawled.
+      this.fault('close', null, error);
+    }
     for (const request of forgotten) this.drop(request, 'closing');
     this.tickets.changed$.next();
   }

@@ -64,6 +64,10 @@ export function logLineFor(event: CrawlEvent): LogLine | null {
       const where = event.response === null ? '' : ` ${event.response.request?.toString() ?? event.response.toString()} (referer: ${event.response.request === null ? 'None' : referer(event.response.request.headers)})`;
       return { logger: 'seine.core.scraper', level: 'ERROR', message: `Spider error processing${where}\n${event.error.stack ?? event.error.message}` };
     }
+    case 'engine_error': {
+      const where = event.stage === 'start' ? 'Error while obtaining start requests' : `Error in the ${event.stage} stage${event.request === null ? '' : ` for ${event.request.toString()}`}`;
+      return { logger: 'seine.core.engine', level: 'ERROR', message: `${where}: ${event.error.message}` };
+    }
     default:
       return null;
   }

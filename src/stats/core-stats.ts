@@ -44,6 +44,12 @@ export function applyEvent(stats: StatsCollector, event: CrawlEvent, clock: () =
     case 'spider_error':
       stats.inc(`spider_exceptions/${errorClassName(event.error)}`);
       break;
+    case 'engine_error':
+      stats.inc(`engine_errors/${event.stage}`);
+      break;
+    case 'request_dropped':
+      stats.inc(`request_dropped/${event.reason}`);
+      break;
     default:
       break;
   }
