@@ -198,6 +198,8 @@ function fakeCrawler(values: SettingsInput = {}, bus = new LogBus({ now: () => T
     emit: jest.fn(),
     close: jest.fn(),
     signals: new Signals(),
+    pause: jest.fn(),
+    resume: jest.fn(),
     engine: { crawl: jest.fn() },
   };
 }

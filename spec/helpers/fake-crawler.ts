@@ -71,6 +71,8 @@ export function fakeCrawler(settings: SettingsInput = {}, spider: Spider = new T
     emit: (event) => events.next(event),
     close: (reason) => closed.push(reason),
     signals: new Signals(),
+    pause: () => undefined,
+    resume: () => undefined,
     engine: {
       crawl: (request) => {
         throw new Error(`fakeCrawler: no engine to crawl ${request.toString()}`);

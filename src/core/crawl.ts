@@ -4,7 +4,7 @@ import type { Response } from '../http/response.js';
 import type { LogEvent } from '../log/index.js';
 import { LogBus } from '../log/index.js';
 import type { SpiderClass } from '../spider/spider.js';
-import type { StatsCollector } from './crawler.js';
+import type { Crawler, StatsCollector } from './crawler.js';
 import { CrawlerImpl, type CrawlerOptions } from './crawler-impl.js';
 import type { CrawlEvent } from './events.js';
 
@@ -24,8 +24,8 @@ export interface CrawlRun {
   readonly events$: Observable<CrawlEvent>;
   /** The running (or last) crawl's stats; null before the first subscription. */
   readonly stats: StatsCollector | null;
-  /** The crawler of the running (or last) crawl. */
-  readonly crawler: CrawlerImpl | null;
+  /** The crawler of the running (or last) crawl: its settings, stats, signals, the gate (pause/resume), close(). */
+  readonly crawler: Crawler | null;
 }
 
 /**

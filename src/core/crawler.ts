@@ -44,6 +44,10 @@ export interface Crawler {
   readonly engine: { crawl(request: Request): void };
   /** Emits an event into the crawl (stats and logs follow from it). */
   emit(event: CrawlEvent): void;
+  /** Closes the gate: nothing new is scheduled, responses in flight wait before their callbacks (inspectResponse). */
+  pause(): void;
+  /** Opens the gate again. */
+  resume(): void;
   /** Closes the crawl early with `reason` (CLOSESPIDER_*, signals, CloseSpider). */
   close(reason: string): void;
 }

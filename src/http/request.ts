@@ -5,6 +5,7 @@ import { encodingName } from './text-decoding.js';
 import { UnencodableError, encodeBinary } from './url/encode-text.js';
 import { escapeAjax, isPlainUrl, safeUrlString } from './url/safe-url-string.js';
 import { UrlSplitError } from './url/urlsplit.js';
+import type { RequestMeta } from './request-meta.js';
 
 /** What a callback may give back: items (plain objects) and Requests, in any of the forms docs/spiders.md lists. */
 export type Item = Record<string, unknown> | object;
@@ -45,7 +46,7 @@ export interface RequestOptions {
   body?: string | Buffer | Uint8Array | null;
   /** Cookies for this request only (the cookies middleware merges them into the jar). */
   cookies?: RequestCookies;
-  meta?: Record<string, unknown>;
+  meta?: RequestMeta;
   cbKwargs?: Record<string, unknown>;
   /** Higher runs earlier; an integer, default 0. */
   priority?: number;
@@ -134,7 +135,7 @@ export class Request {
   readonly headers: Headers;
   readonly body: Buffer;
   readonly cookies: RequestCookies;
-  readonly meta: Record<string, unknown>;
+  readonly meta: RequestMeta;
   readonly cbKwargs: Record<string, unknown>;
   readonly priority: number;
   readonly dontFilter: boolean;

@@ -5,7 +5,7 @@ import type { EngineState } from '../core/engine-state.js';
 import type { Ticket } from '../core/ticket.js';
 
 /** A download's outcome with the ticket of its request. */
-export type TicketOutcome = DownloadOutcome & { ticket: Ticket };
+export type DownloadedTicket = DownloadOutcome & { ticket: Ticket };
 
 /**
  * Stage 4, download: runs the downloader middlewares around the fetch
@@ -18,10 +18,10 @@ export type TicketOutcome = DownloadOutcome & { ticket: Ticket };
  * from a middleware closes the crawl with its reason. Unsubscribing aborts
  * transfers in flight through the crawl's AbortSignal.
  */
-export function download(state: EngineState): OperatorFunction<Ticket, TicketOutcome> {
+export function download(state: EngineState): OperatorFunction<Ticket, DownloadedTicket> {
   const fetch = measuredFetch(state.fetch, (request, response) => state.emit({ type: 'response_downloaded', request, response }), state.now);
   return mergeMap((ticket) =>
-    new Observable<TicketOutcome>((subscriber) => {
+    new Observable<DownloadedTicket>((subscriber) => {
       const request = ticket.request!;
       let live = true;
       /** The download ended (however, also torn down): its slot frees and the ticket leaves the active phases. */

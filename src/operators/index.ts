@@ -14,22 +14,41 @@
 export { dedupe, robots, downloadWith, type DedupeOptions, type RobotsOptions, type DownloadWithOptions, type FetchSettings } from './standalone/index.js';
 export { feedSink, FeedError, type FeedSinkOptions } from './feed-sink.js';
 
-// The engine's stages, in the order docs/architecture.md numbers them.
+// The engine's stages, in the order docs/architecture.md numbers them, and the per-run state they share.
 export { schedule } from './schedule.js';
 export { throttle } from './throttle.js';
-export { download } from './download.js';
+export { download, type DownloadedTicket } from './download.js';
 export { gate } from './gate.js';
 export { scrape, type Scraped } from './scrape.js';
 export { itemPipeline, type ScrapedItem } from './item-pipeline.js';
-export { EngineState, type EngineScheduler, type EngineSlots } from '../core/engine-state.js';
+export { EngineState, type EngineScheduler, type EngineSlots, type EngineOptions } from '../core/engine-state.js';
+export { Ticket, TicketBook, type TicketPhase, type TicketOutcome } from '../core/ticket.js';
 export type { DownloadOutcome } from '../core/downloader-chain.js';
 
-// The components the stages are built on.
-export * from '../middlewares/downloader/index.js';
-export * from '../middlewares/spider/index.js';
-export * from '../robots/index.js';
-export * from '../scheduler/index.js';
-export * from '../throttle/index.js';
+// The components the stages are built on, each with a plain constructor of typed options. Named one by
+// one: the folders' helpers (setting readers, meta-key names, stats stubs) are not part of the API.
+export {
+  CookiesMiddleware, DefaultHeadersMiddleware, DownloadTimeoutMiddleware, DownloaderStats, HttpAuthMiddleware, basicAuthHeader,
+  HttpCacheMiddleware, DummyPolicy, RFC2616Policy, FilesystemCacheStorage, HttpProxyMiddleware, ProxyUrlError, MetaRefreshMiddleware,
+  RedirectMiddleware, RetryMiddleware, getRetryRequest, retryDelayMs, parseRetryAfter, isRetryableError, UserAgentMiddleware,
+  type CookiesOptions, type DefaultHeadersOptions, type DownloadTimeoutOptions, type DownloaderStatsOptions, type HttpAuthOptions,
+  type HttpCacheOptions, type HttpCachePolicy, type HttpCacheStorage, type HttpCachePolicyClass, type HttpCacheStorageClass,
+  type DummyPolicyOptions, type RFC2616PolicyOptions, type FilesystemCacheStorageOptions, type CacheEntryMeta, type HttpProxyOptions,
+  type MetaRefreshOptions, type RedirectOptions, type RetryOptions, type GetRetryRequestOptions, type RetryDelayOptions, type UserAgentOptions,
+} from '../middlewares/downloader/index.js';
+export {
+  DepthMiddleware, HttpError, HttpErrorMiddleware, isHttpError, OffsiteMiddleware, RefererMiddleware, ReferrerPolicyError, UrlLengthMiddleware,
+  type DepthOptions, type HttpErrorOptions, type OffsiteOptions, type RefererOptions, type ReferrerPolicy, type ReferrerPolicySpec,
+  type UrlLengthOptions, type ComponentOptions,
+} from '../middlewares/spider/index.js';
+export { RobotsCache, RobotsRules, RobotsTxtMiddleware, type DownloadFn, type RobotsCacheOptions, type RobotsTxtOptions } from '../robots/index.js';
+export {
+  Scheduler, MemoryPriorityQueue, DownloaderAwarePriorityQueue, DiskPriorityQueue, FingerprintDupeFilter, JobdirDupeFilter,
+  requestToDict, requestFromDict, RequestSerializationError, JobdirError,
+  type RequestQueue, type QueueOrder, type MemoryPriorityQueueOptions, type DownloaderAwarePriorityQueueOptions, type DupeFilter,
+  type Fingerprint, type SchedulerOptions, type SchedulerDependencies, type DiskPriorityQueueOptions, type RequestDict,
+} from '../scheduler/index.js';
+export { DownloadSlots, DownloadSlot, type DownloadSlotsOptions } from '../throttle/index.js';
 export { createGotFetch, gotFetchOptionsFromSettings, type GotFetch, type GotFetchOptions } from '../download/fetch-got.js';
 export type { FetchFn, FetchOptions } from '../download/fetch-contract.js';
 export { fingerprint, type FingerprintOptions } from '../http/fingerprint.js';

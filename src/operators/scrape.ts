@@ -7,7 +7,7 @@ import type { DropReason } from '../core/events.js';
 import type { EngineState } from '../core/engine-state.js';
 import { scrapeThrough } from '../core/spider-chain.js';
 import type { Ticket } from '../core/ticket.js';
-import type { TicketOutcome } from './download.js';
+import type { DownloadedTicket } from './download.js';
 
 export interface Scraped {
   output: SpiderOutput;
@@ -25,7 +25,7 @@ export interface Scraped {
  * has finished (`done`, or `failed` when it threw); it closes once the items
  * it produced have gone through the item pipeline.
  */
-export function scrape(state: EngineState): OperatorFunction<TicketOutcome, Scraped> {
+export function scrape(state: EngineState): OperatorFunction<DownloadedTicket, Scraped> {
   const onError = (error: Error, response: Response | null): void => {
     if (isCloseSpider(error)) state.beginClose(error.reason);
     else state.emit({ type: 'spider_error', error, response });

@@ -82,8 +82,8 @@ export function followRedirect(
         ...redirected.meta,
         redirect_times: redirects,
         redirect_ttl: ttl - 1,
-        redirect_urls: [...metaArray(source.meta, 'redirect_urls'), source.url],
-        redirect_reasons: [...metaArray(source.meta, 'redirect_reasons'), reason],
+        redirect_urls: [...(metaArray(source.meta, 'redirect_urls') as string[]), source.url],
+        redirect_reasons: [...(metaArray(source.meta, 'redirect_reasons') as Array<number | string>), reason],
       },
     });
     logger.debug(`Redirecting (${reason}) to ${followed.toString()} from ${source.toString()}`, { spider });
