@@ -1,14 +1,18 @@
 /**
  * FeedExporter with FEEDS-style options, on real files in a temporary
  * folder: several feeds at once, batches, store_empty, filters, path
- * placeholders, the append warning, and the errors raised before a crawl.
+ * placeholders, the append warning, the errors raised before a crawl,
+ * temporary files left by killed runs, failures while crawling and
+ * closing, and the append-mode file sizes a resumed job truncates to.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Settings } from '../../src/settings/index.js';
-import { FeedExporter, resolveFeeds, type FeedSpec } from '../../src/feeds/index.js';
+import { FeedExporter, JsonExporter, resolveFeeds, type FeedSpec } from '../../src/feeds/index.js';
 
 let dir: string;
 let logs: string[];
@@ -27,7 +31,7 @@ function exporter(settings: Record<string, unknown>, extra: FeedSpec[] = [], spi
   return new FeedExporter(resolveFeeds(s, extra), {
     spider,
     now: () => NOW,
-    logger: { info: (m: string) => logs.push(`INFO: ${m}`), warning: (m: string) => logs.push(`WARNING: ${m}`) },
+    logger: { info: (m: string) => logs.push(`INFO: ${m}`), warning: (m: string) => logs.push(`WARNING: ${m}`), error: (m: string) => logs.push(`ERROR: ${m}`) },
     stats: { inc: (key: string, by = 1) => void (stats[key] = (stats[key] ?? 0) + by) },
   });
 }
@@ -188,5 +192,228 @@ describe('files', () => {
     [{ '%(nope)s.json': { format: 'json' } }, "The feed path '%(nope)s.json' uses %(nope)s, but the spider has no attribute 'nope': use %(name)s, %(time)s, %(batch_time)s, %(batch_id)d or a spider attribute"],
   ])('refuses FEEDS %j before anything is written', (feedsSetting, message) => {
     expect(() => exporter({ FEEDS: feedsSetting })).toThrow(message);
+  });
+});
+
+/**
+ * What Scrapy 2.8.0 (Debian's python3-scrapy) writes for a run that scrapes
+ * nothing, recorded with `scrapy runspider empty.py -O out.json -O out.jsonl
+ * -O out.csv -O out.xml` (and the same over files that held `["old"]\n`):
+ * with its default FEED_STORE_EMPTY = False every file is 0 bytes, an old
+ * file included (it is truncated), and no `Stored` line is logged. With
+ * `-s FEED_STORE_EMPTY=True`: out.json `[\n\n]` (`[]` with indent null),
+ * out.jsonl and out.csv 0 bytes (even with FEED_EXPORT_FIELDS: the CSV header
+ * is written with the first item), out.xml
+ * `<?xml version="1.0" encoding="utf-8"?>\n<items>\n</items>`
+ * (`<items></items>` with indent null), each with `Stored … (0 items)`.
+ */
+describe('empty feeds, byte for byte as Scrapy 2.8', () => {
+  const FORMATS = [['json', 'json'], ['jsonl', 'jsonlines'], ['csv', 'csv'], ['xml', 'xml']] as const;
+  const feedsFor = (prefix: string) =>
+    Object.fromEntries(FORMATS.map(([ext, format]) => [join(dir, `${prefix}.${ext}`), { format, overwrite: true }]));
+
+  it('FEED_STORE_EMPTY off (the default, as in Scrapy 2.8): -O leaves 0 bytes in every format, also over an earlier file', () => {
+    for (const [ext] of FORMATS) writeFileSync(join(dir, `old.${ext}`), '["old"]\n');
+    exporter({ FEED_EXPORT_FIELDS: ['a', 'b'], FEEDS: { ...feedsFor('new'), ...feedsFor('old') } }).close();
+    for (const [ext] of FORMATS) {
+      expect(read(`new.${ext}`)).toBe('');
+      expect(read(`old.${ext}`)).toBe('');
+    }
+    expect(logs).toEqual([]);
+    expect(readdirSync(dir).filter((name) => name.includes('seine-tmp'))).toEqual([]);
+  });
+
+  it("FEED_STORE_EMPTY on: Scrapy's empty document in each format, over an earlier file too", () => {
+    for (const [ext] of FORMATS) writeFileSync(join(dir, `old.${ext}`), '["old"]\n');
+    exporter({
+      FEED_STORE_EMPTY: true,
+      FEED_EXPORT_FIELDS: ['a', 'b'],
+      FEEDS: { ...feedsFor('new'), ...feedsFor('old'), [join(dir, 'flat.json')]: { format: 'json', indent: null }, [join(dir, 'flat.xml')]: { format: 'xml', indent: null } },
+    }).close();
+    for (const prefix of ['new', 'old']) {
+      expect(read(`${prefix}.json`)).toBe('[\n\n]');
+      expect(read(`${prefix}.jsonl`)).toBe('');
+      expect(read(`${prefix}.csv`)).toBe('');
+      expect(read(`${prefix}.xml`)).toBe('<?xml version="1.0" encoding="utf-8"?>\n<items>\n</items>');
+    }
+    expect(read('flat.json')).toBe('[]');
+    expect(read('flat.xml')).toBe('<?xml version="1.0" encoding="utf-8"?>\n<items></items>');
+    expect(logs).toHaveLength(10);
+    expect(logs[0]).toBe(`INFO: Stored json feed (0 items) in: ${join(dir, 'new.json')}`);
+  });
+});
+
+/** The pid of a process that has exited: a temporary file named after it belongs to nobody. */
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ['-e', '']);
+  expect(child.status).toBe(0);
+  return child.pid;
+}
+
+describe('temporary files left by killed runs', () => {
+  it("opening a feed removes its target's temporary files whose process is gone, in one INFO line, and keeps a live process's", () => {
+    const dead = deadPid();
+    const live = process.ppid; // the jest process that started this worker: alive
+    const target = join(dir, 'items.json');
+    writeFileSync(target, '["old"]');
+    const stale = `.items.json.${dead}.seine-tmp`;
+    const alive = `.items.json.${live}.seine-tmp`;
+    const otherTarget = `.other.json.${dead}.seine-tmp`;
+    for (const name of [stale, alive, otherTarget, '.items.json.x.seine-tmp']) writeFileSync(join(dir, name), '[\n{"half": ');
+    const feeds = exporter({ FEEDS: { [target]: { format: 'json', overwrite: true } } });
+    expect(logs).toEqual([`INFO: Removed a temporary file that an interrupted run (process ${dead}, no longer running) left for ${target}: ${join(dir, stale)}`]);
+    feeds.exportItem({ a: 1 });
+    feeds.close();
+    expect(read('items.json')).toBe('[\n{"a": 1}\n]');
+    expect(readdirSync(dir).sort()).toEqual([alive, '.items.json.x.seine-tmp', otherTarget, 'items.json'].sort());
+    expect(read(alive)).toBe('[\n{"half": ');
+  });
+
+  it('an appending feed cleans up after its target too, listing every removed file in its one line', () => {
+    const [a, b] = [deadPid(), deadPid()];
+    const target = join(dir, 'items.jsonl');
+    for (const pid of [a, b]) writeFileSync(join(dir, `.items.jsonl.${pid}.seine-tmp`), 'x');
+    const feeds = exporter({ FEEDS: { [target]: { format: 'jsonlines' } } });
+    feeds.close();
+    expect(logs).toHaveLength(1);
+    expect(logs[0]).toMatch(new RegExp(`^INFO: Removed 2 temporary files that interrupted runs \\(processes (${a}, ${b}|${b}, ${a}), no longer running\\) left for ${target}: `));
+    expect(readdirSync(dir)).toEqual(['items.jsonl']);
+  });
+});
+
+describe('failures while crawling and closing', () => {
+  it('close stores the other feeds when folders were removed during the crawl, logs one ERROR for each, and does not throw', () => {
+    mkdirSync(join(dir, 'gone'));
+    mkdirSync(join(dir, 'gone2'));
+    const json = join(dir, 'gone', 'items.json');
+    const jsonl = join(dir, 'gone2', 'items.jsonl');
+    const csv = join(dir, 'items.csv');
+    const feeds = exporter({ FEEDS: { [json]: { format: 'json', overwrite: true }, [csv]: { format: 'csv', overwrite: true }, [jsonl]: { format: 'jsonlines' } } });
+    feeds.exportItem({ a: 1 });
+    rmSync(join(dir, 'gone'), { recursive: true });
+    rmSync(join(dir, 'gone2'), { recursive: true });
+    feeds.exportItem({ a: 2 });
+    expect(() => feeds.close()).not.toThrow();
+    expect(read('items.csv')).toBe('a\r\n1\r\n2\r\n');
+    expect(logs).toEqual([
+      `ERROR: Error storing json feed (2 items) in: ${json}: the folder '${join(dir, 'gone')}' was removed during the crawl`,
+      `INFO: Stored csv feed (2 items) in: ${csv}`,
+      `ERROR: Error storing jsonlines feed (2 items) in: ${jsonl}: the folder '${join(dir, 'gone2')}' was removed during the crawl`,
+    ]);
+    expect(stats).toEqual({ 'feedexport/success_count/FileFeedStorage': 1, 'feedexport/failed_count/FileFeedStorage': 2 });
+    expect(readdirSync(dir)).toEqual(['items.csv']);
+  });
+
+  it('a file removed during the crawl (its folder kept) is an ERROR at close, not a silent loss', () => {
+    const feeds = exporter({ FEEDS: { [join(dir, 'items.jsonl')]: { format: 'jsonlines' }, [join(dir, 'items.csv')]: { format: 'csv' } } });
+    feeds.exportItem({ a: 1 });
+    rmSync(join(dir, 'items.jsonl'));
+    feeds.close();
+    expect(logs).toEqual([
+      `ERROR: Error storing jsonlines feed (1 items) in: ${join(dir, 'items.jsonl')}: the file was removed during the crawl`,
+      `INFO: Stored csv feed (1 items) in: ${join(dir, 'items.csv')}`,
+    ]);
+  });
+
+  it("a FEED_EXPORTERS exporter that throws in finish: one ERROR, the other feeds stored, and the file it would replace kept whole", () => {
+    class BrokenJsonExporter extends JsonExporter {
+      override finish(): Buffer {
+        throw new Error('cannot close\nthe array');
+      }
+    }
+    writeFileSync(join(dir, 'items.json'), '["old"]');
+    const feeds = exporter({
+      FEED_EXPORTERS: { json: BrokenJsonExporter },
+      FEEDS: { [join(dir, 'items.json')]: { format: 'json', overwrite: true }, [join(dir, 'items.jsonl')]: { format: 'jsonlines', overwrite: true } },
+    });
+    feeds.exportItem({ a: 1 });
+    feeds.close();
+    feeds.close();
+    expect(logs).toEqual([
+      `ERROR: Error storing json feed (1 items) in: ${join(dir, 'items.json')}: BrokenJsonExporter.finish() threw Error: cannot close the array`,
+      `INFO: Stored jsonlines feed (1 items) in: ${join(dir, 'items.jsonl')}`,
+    ]);
+    expect(read('items.json')).toBe('["old"]');
+    expect(read('items.jsonl')).toBe('{"a": 1}\n');
+    expect(readdirSync(dir).sort()).toEqual(['items.json', 'items.jsonl']);
+  });
+
+  it('an exporter that throws on one item: one ERROR naming the feed, the other feeds still get that item, and it gets the next', () => {
+    class PickyExporter extends JsonExporter {
+      override exportItem(item: unknown): Buffer {
+        if ((item as { bad?: boolean }).bad) throw new TypeError('no bad items');
+        return super.exportItem(item);
+      }
+    }
+    const picky = join(dir, 'items.picky');
+    const feeds = exporter({
+      FEED_EXPORTERS: { picky: PickyExporter },
+      FEEDS: { [picky]: { format: 'picky', overwrite: true }, [join(dir, 'items.jsonl')]: { format: 'jsonlines', overwrite: true } },
+    });
+    for (const item of [{ n: 1 }, { n: 2, bad: true }, { n: 3 }]) feeds.exportItem(item);
+    feeds.close();
+    expect(logs).toEqual([
+      `ERROR: Error exporting an item to the picky feed ${picky}: PickyExporter.exportItem() threw TypeError: no bad items`,
+      `INFO: Stored picky feed (2 items) in: ${picky}`,
+      `INFO: Stored jsonlines feed (3 items) in: ${join(dir, 'items.jsonl')}`,
+    ]);
+    expect(read('items.picky')).toBe('[\n{"n": 1},\n{"n": 3}\n]');
+    expect(read('items.jsonl')).toBe('{"n": 1}\n{"n": 2, "bad": true}\n{"n": 3}\n');
+  });
+
+  it('a next batch that cannot be opened stops that feed only, with one ERROR', () => {
+    mkdirSync(join(dir, 'batches'));
+    const template = join(dir, 'batches', '%(batch_id)d.jsonl');
+    const feeds = exporter({ FEEDS: { [template]: { format: 'jsonlines', batch_item_count: 1 }, [join(dir, 'all.jsonl')]: { format: 'jsonlines' } } });
+    rmSync(join(dir, 'batches'), { recursive: true });
+    for (const item of [{ n: 1 }, { n: 2 }]) feeds.exportItem(item);
+    feeds.close();
+    expect(logs).toEqual([
+      `ERROR: Error storing jsonlines feed (1 items) in: ${join(dir, 'batches', '1.jsonl')}: the folder '${join(dir, 'batches')}' was removed during the crawl`,
+      `ERROR: Error opening batch 2 of the jsonlines feed ${template}: the folder '${join(dir, 'batches')}' does not exist; the feed gets no more items`,
+      `INFO: Stored jsonlines feed (2 items) in: ${join(dir, 'all.jsonl')}`,
+    ]);
+    expect(read('all.jsonl')).toBe('{"n": 1}\n{"n": 2}\n');
+  });
+});
+
+describe('fileSizes and truncateFeedFiles (resuming a job)', () => {
+  it('fileSizes gives each appending local feed by absolute path with its bytes now, and not the overwritten ones', () => {
+    writeFileSync(join(dir, 'old.jsonl'), '{"old": 1}\n');
+    const relativeCsv = relative(process.cwd(), join(dir, 'items.csv'));
+    const feeds = exporter({
+      FEEDS: {
+        [join(dir, 'old.jsonl')]: { format: 'jsonlines' },
+        [relativeCsv]: { format: 'csv' },
+        [pathToFileURL(join(dir, 'items.json')).href]: { format: 'json' },
+        [join(dir, 'over.jsonl')]: { format: 'jsonlines', overwrite: true },
+      },
+    });
+    expect(feeds.fileSizes()).toEqual({ [join(dir, 'old.jsonl')]: 11, [join(dir, 'items.csv')]: 0, [join(dir, 'items.json')]: 0 });
+    feeds.exportItem({ a: 1 });
+    const size = (name: string) => statSync(join(dir, name)).size;
+    expect(feeds.fileSizes()).toEqual({ [join(dir, 'old.jsonl')]: size('old.jsonl'), [join(dir, 'items.csv')]: size('items.csv'), [join(dir, 'items.json')]: size('items.json') });
+    expect(feeds.fileSizes()[join(dir, 'old.jsonl')]).toBe(20);
+    expect(feeds.fileSizes()[join(dir, 'items.csv')]).toBe(6);
+    feeds.close();
+    expect(feeds.fileSizes()[join(dir, 'items.json')]).toBe(size('items.json'));
+    expect(read('items.json')).toBe('[\n{"a": 1}\n]');
+  });
+
+  it('truncateFeedFiles cuts each longer file back to its recorded size, and leaves shorter and missing files alone', () => {
+    const feeds = exporter({ FEEDS: { [join(dir, 'a.jsonl')]: { format: 'jsonlines' }, [join(dir, 'b.csv')]: { format: 'csv' } } });
+    feeds.exportItem({ n: 1 });
+    const checkpoint = feeds.fileSizes();
+    feeds.exportItem({ n: 2 }); // scraped after the checkpoint, by a run that was then killed
+    feeds.close();
+    expect(read('a.jsonl')).toBe('{"n": 1}\n{"n": 2}\n');
+    const missing = join(dir, 'missing.jsonl');
+    writeFileSync(join(dir, 'short.jsonl'), 'ab');
+    const truncated = FeedExporter.truncateFeedFiles({ ...checkpoint, [missing]: 3, [join(dir, 'short.jsonl')]: 5 });
+    expect(truncated).toEqual([join(dir, 'a.jsonl'), join(dir, 'b.csv')]);
+    expect(read('a.jsonl')).toBe('{"n": 1}\n');
+    expect(read('b.csv')).toBe('n\r\n1\r\n');
+    expect(read('short.jsonl')).toBe('ab');
+    expect(existsSync(missing)).toBe(false);
   });
 });

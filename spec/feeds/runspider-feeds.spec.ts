@@ -1,9 +1,12 @@
 /**
  * Feeds from the command line: `seine runspider` with -o/-O in every
  * format, standard output, the append warning, a missing folder refused
- * before crawling, and Ctrl-C leaving a valid JSON array.
+ * before crawling, Ctrl-C leaving a valid JSON array, a run that scrapes
+ * nothing writing what Scrapy 2.8 writes, and the temporary file of a
+ * killed run removed by the next run.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +19,13 @@ const QUOTES = [
   { text: 'Two, <2>', author: 'B', tags: [] },
 ];
 const QUIET = ['-s', 'TELNETCONSOLE_ENABLED=false', '-L', 'INFO'];
+const EMPTY_SPIDER = `import { Spider } from 'seine';
+
+export class EmptySpider extends Spider {
+  static name = 'empty';
+  startUrls: string[] = [];
+}
+`;
 const TIMEOUT = 60_000;
 
 function quotePage(n: number): string {
@@ -145,5 +155,49 @@ export class QuotesSpider extends Spider {
     expect(scraped).toBeLessThan(40);
     expect(logMessages(result.stderr)).toContain(`Stored json feed (${scraped} items) in: slow.json`);
     expect(readdirSync(dir).filter((name) => name.includes('seine-tmp'))).toEqual([]);
+  }, TIMEOUT);
+
+  // Scrapy 2.8.0's own output for a spider that yields nothing, `-O` over files that held `["old"]\n`
+  // (recorded with Debian's python3-scrapy; see spec/feeds/feed-exporter.spec.ts): 0 bytes in every
+  // format with its default FEED_STORE_EMPTY=False; with FEED_STORE_EMPTY=True, `[\n\n]` for JSON and
+  // `<?xml …?>\n<items>\n</items>` for XML, still 0 bytes for JSON Lines and CSV.
+  it('a run that scrapes nothing with -O writes what Scrapy 2.8 writes, over an earlier file too', async () => {
+    const file = spiderFile('empty.ts', EMPTY_SPIDER);
+    const formats = ['json', 'jsonl', 'csv', 'xml'];
+    const args = (prefix: string) => formats.flatMap((ext) => ['-O', `${prefix}.${ext}`]);
+    for (const ext of formats) writeFileSync(join(dir, `empty-old.${ext}`), '["old"]\n');
+    const plain = await runSeine(['runspider', file, ...args('empty-old'), ...QUIET], dir);
+    expect(plain.status).toBe(0);
+    for (const ext of formats) expect(read(`empty-old.${ext}`)).toBe('');
+    expect(logMessages(plain.stderr).filter((m) => m.startsWith('Stored'))).toEqual([]);
+
+    for (const ext of formats) writeFileSync(join(dir, `empty-old.${ext}`), '["old"]\n');
+    const stored = await runSeine(['runspider', file, ...args('empty-old'), '-s', 'FEED_STORE_EMPTY=true', ...QUIET], dir);
+    expect(stored.status).toBe(0);
+    expect(read('empty-old.json')).toBe('[\n\n]');
+    expect(read('empty-old.jsonl')).toBe('');
+    expect(read('empty-old.csv')).toBe('');
+    expect(read('empty-old.xml')).toBe('<?xml version="1.0" encoding="utf-8"?>\n<items>\n</items>');
+    expect(logMessages(stored.stderr)).toContain('Stored json feed (0 items) in: empty-old.json');
+    expect(readdirSync(dir).filter((name) => name.includes('seine-tmp'))).toEqual([]);
+  }, TIMEOUT);
+
+  it("removes the temporary file a killed -O run left, in one INFO line, and keeps a live process's", async () => {
+    const file = spiderFile('quotes.ts', QUOTES_SPIDER);
+    const exited = spawnSync(process.execPath, ['-e', '']);
+    expect(exited.status).toBe(0);
+    const stale = `.killed.json.${exited.pid}.seine-tmp`; // what a SIGKILLed `-O killed.json` leaves
+    const live = `.killed.json.${process.pid}.seine-tmp`; // this test's own process is alive
+    writeFileSync(join(dir, stale), '[\n{"text": "half an item');
+    writeFileSync(join(dir, live), '[\n');
+    writeFileSync(join(dir, 'killed.json'), '[\n{"old": true}\n]');
+    const result = await runSeine(['runspider', file, '-O', 'killed.json', ...QUIET], dir);
+    expect(result.status).toBe(0);
+    expect(logMessages(result.stderr).filter((m) => m.startsWith('Removed'))).toEqual([
+      `Removed a temporary file that an interrupted run (process ${exited.pid}, no longer running) left for killed.json: ${stale}`,
+    ]);
+    expect(readdirSync(dir).filter((name) => name.startsWith('.killed.json.'))).toEqual([live]);
+    expect(read(live)).toBe('[\n');
+    expect(JSON.parse(read('killed.json'))).toEqual(QUOTES);
   }, TIMEOUT);
 });

@@ -26,7 +26,11 @@ export class FeedOptionError extends SeineError {
 /** A feed file that cannot be opened or written (a missing folder, no permission). */
 export class FeedError extends SeineError {
   static readonly code = 'SEINE_FEED';
-  constructor(path: string, reason: string) {
+  constructor(
+    path: string,
+    /** What went wrong, without the path and the advice: what a mid-crawl ERROR line quotes. */
+    readonly reason: string,
+  ) {
     super(FeedError.code, `Cannot write the feed '${path}': ${reason} (check that the folder exists and is writable, or choose another -o/-O path)`);
   }
 }

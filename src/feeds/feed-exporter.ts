@@ -5,14 +5,41 @@
  * `Stored <format> feed (<n> items) in: <path>` (INFO,
  * seine.extensions.feedexport) and a `feedexport/success_count/<storage>`
  * stat. A feed with no items logs nothing unless store_empty is on (then
- * it holds an empty document, e.g. `[]`).
+ * it holds an empty document, e.g. `[\n\n]`).
+ *
+ * Once the crawl runs, one feed's failure never costs another feed its
+ * items: an exporter that throws on an item, a batch file that cannot be
+ * opened, or a feed that cannot be stored at close (its folder was removed,
+ * a FEED_EXPORTERS class throws in finish) is one ERROR line naming the
+ * feed and the reason, and the other feeds go on; `close()` never throws.
  */
+import { existsSync, statSync, truncateSync } from 'node:fs';
 import type { Logger } from '../log/index.js';
-import type { StatsCollector } from '../core/crawler.js';
+import type { StatsCollector } from '../contracts/crawler.js';
 import type { ItemExporter } from './exporters/index.js';
+import { FeedError } from './feed-errors.js';
 import type { ResolvedFeed } from './feed-settings.js';
 import { checkFeedFolder, openStorage, type FeedStorage } from './feed-storage.js';
 import { expandFeedUri, uriParams } from './feed-uri.js';
+
+/** A call into an exporter (a FEED_EXPORTERS user's class, maybe) that threw: the message names the class and method. */
+class ExporterError extends Error {}
+
+/** An error as one line, without a stack: a FeedError's reason, an ExporterError's message, else `Name: message`. */
+function reasonOf(error: unknown): string {
+  if (error instanceof FeedError) return error.reason;
+  if (error instanceof ExporterError) return error.message;
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return text.replace(/\s*\n\s*/g, ' ');
+}
+
+function call<T>(exporter: ItemExporter, method: 'start' | 'exportItem' | 'finish', run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    throw new ExporterError(`${exporter.constructor.name}.${method}() threw ${reasonOf(error)}`);
+  }
+}
 
 class FeedSlot {
   itemCount = 0;
@@ -30,20 +57,27 @@ class FeedSlot {
 
   start(): void {
     if (this.#started) return;
+    this.storage.write(call(this.exporter, 'start', () => this.exporter.start()));
     this.#started = true;
-    this.storage.write(this.exporter.start());
+  }
+
+  exportItem(item: unknown): void {
+    this.start();
+    this.storage.write(call(this.exporter, 'exportItem', () => this.exporter.exportItem(item)));
+    this.itemCount++;
   }
 
   finish(): void {
-    if (this.#started) this.storage.write(this.exporter.finish());
+    if (!this.#started) return;
     this.#started = false;
+    this.storage.write(call(this.exporter, 'finish', () => this.exporter.finish()));
   }
 }
 
 export interface FeedExporterOptions {
   /** The spider: its attributes fill `%(name)s` and the other placeholders. */
   spider: object;
-  logger: Pick<Logger, 'info' | 'warning'>;
+  logger: Pick<Logger, 'info' | 'warning' | 'error'>;
   stats?: Pick<StatsCollector, 'inc'>;
   /** The clock for `%(time)s` / `%(batch_time)s` (tests). */
   now?: () => Date;
@@ -52,6 +86,8 @@ export interface FeedExporterOptions {
 export class FeedExporter {
   #slots: FeedSlot[] = [];
   #closed = false;
+  /** Every local file opened for appending, by absolute path: what fileSizes() reports. */
+  readonly #appendFiles = new Map<string, FeedStorage>();
 
   /** Opens every feed at once: a feed that cannot be opened throws before anything is crawled. */
   constructor(
@@ -72,44 +108,121 @@ export class FeedExporter {
 
   #openSlot(feed: ResolvedFeed, batchId: number): FeedSlot {
     const uri = expandFeedUri(feed.uri, uriParams(this.options.spider, batchId, this.options.now?.()));
-    const storage = openStorage(uri, { overwrite: feed.overwrite, format: feed.format, warn: (message) => this.options.logger.warning(message) });
+    const storage = openStorage(uri, {
+      overwrite: feed.overwrite,
+      format: feed.format,
+      warn: (message) => this.options.logger.warning(message),
+      info: (message) => this.options.logger.info(message),
+    });
     try {
       const exporter = new feed.exporter({ encoding: feed.encoding, fields: feed.fields, indent: feed.indent, feed: feed.uri });
-      return new FeedSlot(feed, uri, batchId, storage, exporter);
+      const slot = new FeedSlot(feed, uri, batchId, storage, exporter);
+      if (storage.appendPath !== undefined) this.#appendFiles.set(storage.appendPath, storage);
+      return slot;
     } catch (error) {
       storage.abort();
       throw error;
     }
   }
 
+  /** Finishes and stores one feed file; a failure is logged (never thrown) and the file left as abort() leaves it. */
   #closeSlot(slot: FeedSlot): void {
-    slot.finish();
-    slot.storage.close();
+    const what = `${slot.feed.format} feed (${slot.itemCount} items) in: ${slot.uri}`;
+    try {
+      try {
+        slot.finish();
+      } catch (error) {
+        // An unfinished JSON/XML document must not replace the old file: drop the temporary file.
+        slot.storage.abort();
+        throw error;
+      }
+      slot.storage.close();
+    } catch (error) {
+      this.options.logger.error(`Error storing ${what}: ${reasonOf(error)}`);
+      this.options.stats?.inc(`feedexport/failed_count/${slot.storage.kind}`);
+      return;
+    }
     if (slot.itemCount === 0 && !slot.feed.storeEmpty) return;
-    this.options.logger.info(`Stored ${slot.feed.format} feed (${slot.itemCount} items) in: ${slot.uri}`);
+    this.options.logger.info(`Stored ${what}`);
     this.options.stats?.inc(`feedexport/success_count/${slot.storage.kind}`);
   }
 
-  /** Writes `item` to every feed that accepts it; a full batch is closed and the next one opened. */
+  /**
+   * Writes `item` to every feed that accepts it; a full batch is closed and
+   * the next one opened. A feed that fails on the item logs one ERROR and
+   * the others still get it; a batch that cannot be opened ends that feed.
+   */
   exportItem(item: unknown): void {
     if (this.#closed) return;
-    this.#slots = this.#slots.map((slot) => {
-      if (!slot.feed.accepts(item)) return slot;
-      slot.start();
-      slot.storage.write(slot.exporter.exportItem(item));
-      slot.itemCount++;
-      if (slot.feed.batchItemCount > 0 && slot.itemCount >= slot.feed.batchItemCount) {
-        this.#closeSlot(slot);
-        return this.#openSlot(slot.feed, slot.batchId + 1);
+    const slots: FeedSlot[] = [];
+    for (const slot of this.#slots) {
+      try {
+        if (!slot.feed.accepts(item)) {
+          slots.push(slot);
+          continue;
+        }
+        slot.exportItem(item);
+      } catch (error) {
+        this.options.logger.error(`Error exporting an item to the ${slot.feed.format} feed ${slot.uri}: ${reasonOf(error)}`);
+        slots.push(slot);
+        continue;
       }
-      return slot;
-    });
+      if (slot.feed.batchItemCount <= 0 || slot.itemCount < slot.feed.batchItemCount) {
+        slots.push(slot);
+        continue;
+      }
+      this.#closeSlot(slot);
+      try {
+        slots.push(this.#openSlot(slot.feed, slot.batchId + 1));
+      } catch (error) {
+        this.options.logger.error(
+          `Error opening batch ${slot.batchId + 1} of the ${slot.feed.format} feed ${slot.feed.uri}: ${reasonOf(error)}; the feed gets no more items`,
+        );
+      }
+    }
+    this.#slots = slots;
   }
 
-  /** Finishes and stores every feed; later calls do nothing. */
+  /** Finishes and stores every feed, each on its own: one that fails is logged and the others still stored. Never throws; later calls do nothing. */
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
     for (const slot of this.#slots) this.#closeSlot(slot);
+  }
+
+  /**
+   * For each local file opened for appending (`-o`, overwrite false), its
+   * absolute path and the bytes in it now (after close: at close). A
+   * resumed job truncates the files back to these sizes
+   * (truncateFeedFiles) so that items scraped after its last checkpoint
+   * are not written twice. Batch files opened earlier in the run count too.
+   */
+  fileSizes(): Record<string, number> {
+    const sizes: Record<string, number> = {};
+    for (const [path, storage] of this.#appendFiles) sizes[path] = storage.size();
+    return sizes;
+  }
+
+  /**
+   * Truncates each existing file longer than its recorded size (from
+   * fileSizes) to that size, before the feeds of a resumed run open. Files
+   * that are missing, not regular files, or not longer are left alone, as
+   * are entries whose size is not a whole number ≥ 0. Returns the paths
+   * truncated; a file that cannot be truncated throws a FeedError.
+   */
+  static truncateFeedFiles(sizes: Record<string, number>): string[] {
+    const truncated: string[] = [];
+    for (const [path, size] of Object.entries(sizes)) {
+      if (!Number.isSafeInteger(size) || size < 0 || !existsSync(path)) continue;
+      const stat = statSync(path);
+      if (!stat.isFile() || stat.size <= size) continue;
+      try {
+        truncateSync(path, size);
+      } catch (error) {
+        throw new FeedError(path, (error as Error).message);
+      }
+      truncated.push(path);
+    }
+    return truncated;
   }
 }
