@@ -12,7 +12,7 @@ export { CssError } from './css/css-error.js';
 export { XPathError } from './xpath/errors.js';
 export { IndexError } from './selector/index-error.js';
 export { InvalidUrlError, NotTextResponseError, FollowTargetError, DetachedResponseError } from './http/http-errors.js';
-export { SpiderDefinitionError, SpiderArgumentError } from './spider/spider-errors.js';
+export { SpiderDefinitionError, SpiderArgumentError } from './contracts/spider-errors.js';
 export {
   DownloadError, ConnectionRefusedError, DnsLookupError, TimeoutError, ConnectionLostError, DecompressionError,
   MaxSizeError, AbortError, TunnelError, InvalidProxyError, UnsupportedSchemeError,
@@ -20,12 +20,12 @@ export {
 export { ProxyUrlError } from './middlewares/downloader/proxy-url-error.js';
 export { ReferrerPolicyError } from './middlewares/spider/referrer-policy-error.js';
 export { TelnetHostError, TelnetPortError } from './extensions/telnet/errors.js';
-export { UnknownComponentError } from './core/component-list.js';
-export { CrawlFailedError } from './core/crawl-errors.js';
+export { UnknownComponentError } from './crawler/component-list.js';
+export { CrawlFailedError } from './crawler/crawl-errors.js';
 export { RequestSerializationError, JobdirError } from './scheduler/jobdir-errors.js';
 export { FeedError, FeedConfigError } from './feeds/feed-errors.js';
 export { FeedOptionError } from './cli/feed-option.js';
-export { SpiderLoadError } from './cli/load-spider-module.js';
+export { SpiderLoadError } from './project/load-module.js';
 export { LinkExtractorError } from './link-extractor/link-extractor-error.js';
 export { DemoSiteError } from './demo/demo-site.js';
 export { NotInProjectError, ProjectConfigError, SpiderNotFoundError, DuplicateSpiderError, StartProjectError, GenSpiderError } from './project/project-errors.js';

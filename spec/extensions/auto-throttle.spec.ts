@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { NotConfigured } from '../../src/core/control-flow.js';
+import { NotConfigured } from '../../src/contracts/control-flow.js';
 import { AUTOTHROTTLE_LOGGER, AutoThrottle } from '../../src/extensions/auto-throttle.js';
 import { Request, Spider } from '../../src/index.js';
 import { Response } from '../../src/http/response.js';

@@ -1,11 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import { TestScheduler } from 'rxjs/testing';
-import { NotConfigured } from '../../src/core/control-flow.js';
-import type { CrawlEvent } from '../../src/core/events.js';
+import { NotConfigured } from '../../src/contracts/control-flow.js';
+import type { CrawlEvent } from '../../src/contracts/events.js';
 import { CloseSpider } from '../../src/extensions/close-spider.js';
 import { Request } from '../../src/http/request.js';
 import { SettingsError } from '../../src/settings/settings-error.js';
-import { Spider } from '../../src/spider/spider.js';
+import { Spider } from '../../src/contracts/spider.js';
 import { fakeCrawler } from '../helpers/fake-crawler.js';
 
 const request = new Request('http://a/');

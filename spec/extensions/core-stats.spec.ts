@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { CoreStats } from '../../src/extensions/core-stats.js';
 import { Request } from '../../src/http/request.js';
-import { Spider } from '../../src/spider/spider.js';
+import { Spider } from '../../src/contracts/spider.js';
 import { MemoryStatsCollector } from '../../src/stats/memory-stats-collector.js';
 import { fakeCrawler } from '../helpers/fake-crawler.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { TestScheduler } from 'rxjs/testing';
-import { NotConfigured } from '../../src/core/control-flow.js';
+import { NotConfigured } from '../../src/contracts/control-flow.js';
 import { LogStats, logStatsLine, sampleLogStats } from '../../src/extensions/log-stats.js';
 import { LogBus } from '../../src/log/index.js';
 import { SettingsError } from '../../src/settings/settings-error.js';

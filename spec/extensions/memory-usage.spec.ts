@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { NotConfigured } from '../../src/core/control-flow.js';
+import { NotConfigured } from '../../src/contracts/control-flow.js';
 import { MEMUSAGE_LOGGER, MemoryUsage, peakRssBytes } from '../../src/extensions/memory-usage.js';
 import { SettingsError } from '../../src/settings/settings-error.js';
 import { Spider, type Response } from '../../src/index.js';

@@ -2,10 +2,10 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NotConfigured } from '../../src/core/control-flow.js';
+import { NotConfigured } from '../../src/contracts/control-flow.js';
 import { SpiderState } from '../../src/extensions/spider-state.js';
 import { JobdirError } from '../../src/scheduler/jobdir-errors.js';
-import { Spider } from '../../src/spider/spider.js';
+import { Spider } from '../../src/contracts/spider.js';
 import { fakeCrawler, TestSpider } from '../helpers/fake-crawler.js';
 
 let dir: string;

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { Subject } from 'rxjs';
-import { NotConfigured } from '../../src/core/control-flow.js';
-import type { ComponentClass, Extension } from '../../src/core/components.js';
-import type { Crawler, StatsCollector } from '../../src/core/crawler.js';
-import type { CrawlEvent } from '../../src/core/events.js';
+import { NotConfigured } from '../../src/contracts/control-flow.js';
+import type { ComponentClass, Extension } from '../../src/contracts/components.js';
+import type { Crawler, StatsCollector } from '../../src/contracts/crawler.js';
+import type { CrawlEvent } from '../../src/contracts/events.js';
 import {
   TELNET_LOGGER,
   TelnetConsole,
@@ -18,8 +18,8 @@ import { DO, DONT, ECHO, IAC, IacFilter, SB, SE, WILL, WONT } from '../../src/ex
 import { isLoopbackHost } from '../../src/extensions/telnet/listen.js';
 import { LogBus, type LogEvent } from '../../src/log/index.js';
 import { Settings, type SettingsInput } from '../../src/settings/index.js';
-import { Spider } from '../../src/spider/spider.js';
-import { Signals } from '../../src/core/signals.js';
+import { Spider } from '../../src/contracts/spider.js';
+import { Signals } from '../../src/contracts/signals.js';
 
 const TIME = new Date(2024, 0, 2, 3, 4, 5);
 const NAWS = 31;

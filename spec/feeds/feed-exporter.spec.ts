@@ -118,15 +118,15 @@ describe('batches', () => {
 });
 
 describe('store_empty', () => {
-  it('off (the default): a feed without items is an empty file, and no Stored line', () => {
-    const feeds = exporter({ FEEDS: { [join(dir, 'none.json')]: { format: 'json' } } });
+  it('off: a feed without items is an empty file, and no Stored line', () => {
+    const feeds = exporter({ FEED_STORE_EMPTY: false, FEEDS: { [join(dir, 'none.json')]: { format: 'json' } } });
     feeds.close();
     expect(read('none.json')).toBe('');
     expect(logs).toEqual([]);
   });
 
-  it('on: an empty document, and a Stored line with 0 items', () => {
-    const feeds = exporter({ FEED_STORE_EMPTY: true, FEEDS: { [join(dir, 'none.json')]: { format: 'json' }, [join(dir, 'none.xml')]: { format: 'xml' } } });
+  it('on (the default, as in Scrapy 2.10 and later): an empty document, and a Stored line with 0 items', () => {
+    const feeds = exporter({ FEEDS: { [join(dir, 'none.json')]: { format: 'json' }, [join(dir, 'none.xml')]: { format: 'xml' } } });
     feeds.close();
     expect(read('none.json')).toBe('[\n\n]');
     expect(read('none.xml')).toBe('<?xml version="1.0" encoding="utf-8"?>\n<items>\n</items>');
@@ -212,9 +212,9 @@ describe('empty feeds, byte for byte as Scrapy 2.8', () => {
   const feedsFor = (prefix: string) =>
     Object.fromEntries(FORMATS.map(([ext, format]) => [join(dir, `${prefix}.${ext}`), { format, overwrite: true }]));
 
-  it('FEED_STORE_EMPTY off (the default, as in Scrapy 2.8): -O leaves 0 bytes in every format, also over an earlier file', () => {
+  it('FEED_STORE_EMPTY off (Scrapy 2.8\'s default): -O leaves 0 bytes in every format, also over an earlier file', () => {
     for (const [ext] of FORMATS) writeFileSync(join(dir, `old.${ext}`), '["old"]\n');
-    exporter({ FEED_EXPORT_FIELDS: ['a', 'b'], FEEDS: { ...feedsFor('new'), ...feedsFor('old') } }).close();
+    exporter({ FEED_STORE_EMPTY: false, FEED_EXPORT_FIELDS: ['a', 'b'], FEEDS: { ...feedsFor('new'), ...feedsFor('old') } }).close();
     for (const [ext] of FORMATS) {
       expect(read(`new.${ext}`)).toBe('');
       expect(read(`old.${ext}`)).toBe('');
@@ -273,7 +273,7 @@ describe('temporary files left by killed runs', () => {
     const [a, b] = [deadPid(), deadPid()];
     const target = join(dir, 'items.jsonl');
     for (const pid of [a, b]) writeFileSync(join(dir, `.items.jsonl.${pid}.seine-tmp`), 'x');
-    const feeds = exporter({ FEEDS: { [target]: { format: 'jsonlines' } } });
+    const feeds = exporter({ FEED_STORE_EMPTY: false, FEEDS: { [target]: { format: 'jsonlines' } } });
     feeds.close();
     expect(logs).toHaveLength(1);
     expect(logs[0]).toMatch(new RegExp(`^INFO: Removed 2 temporary files that interrupted runs \\(processes (${a}, ${b}|${b}, ${a}), no longer running\\) left for ${target}: `));
@@ -382,6 +382,7 @@ describe('fileSizes and truncateFeedFiles (resuming a job)', () => {
     writeFileSync(join(dir, 'old.jsonl'), '{"old": 1}\n');
     const relativeCsv = relative(process.cwd(), join(dir, 'items.csv'));
     const feeds = exporter({
+      FEED_STORE_EMPTY: false, // nothing is written before the first item
       FEEDS: {
         [join(dir, 'old.jsonl')]: { format: 'jsonlines' },
         [relativeCsv]: { format: 'csv' },

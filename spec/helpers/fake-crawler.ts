@@ -4,13 +4,13 @@
  * an event stream fed by emit(), and close() recorded.
  */
 import { Subject } from 'rxjs';
-import type { Crawler } from '../../src/core/crawler.js';
-import type { CrawlEvent } from '../../src/core/events.js';
+import type { Crawler } from '../../src/contracts/crawler.js';
+import type { CrawlEvent } from '../../src/contracts/events.js';
 import { LogBus, type LogEvent, type LogLevel } from '../../src/log/index.js';
 import { Settings, type SettingsInput } from '../../src/settings/index.js';
-import { Spider } from '../../src/spider/spider.js';
+import { Spider } from '../../src/contracts/spider.js';
 import { MemoryStatsCollector, STATS_LOGGER } from '../../src/stats/memory-stats-collector.js';
-import { Signals } from '../../src/core/signals.js';
+import { Signals } from '../../src/contracts/signals.js';
 
 /** The time of every log event on a fake crawler's bus, so that no test depends on the clock. */
 const LOG_TIME = new Date(Date.UTC(2024, 0, 2, 3, 4, 5));

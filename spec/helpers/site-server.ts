@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import { lastValueFrom, toArray } from 'rxjs';
 import { crawl } from '../../src/index.js';
-import type { SpiderClass } from '../../src/spider/spider.js';
+import type { SpiderClass } from '../../src/contracts/spider.js';
 import type { LogEvent } from '../../src/log/index.js';
 
 export type Route = (req: IncomingMessage, res: ServerResponse) => void;

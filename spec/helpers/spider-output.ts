@@ -1,5 +1,5 @@
 /** What the spider middleware tests feed to processSpiderOutput and read back from it. */
-import type { SpiderOutput } from '../../src/core/components.js';
+import type { SpiderOutput } from '../../src/contracts/components.js';
 import { Request } from '../../src/http/request.js';
 import { Response, type ResponseOptions } from '../../src/http/response.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { LOG_LEVELS, isLogLevel, parseLogLevel } from '../../src/log/levels.js';
+import { LOG_LEVELS, isLogLevel, parseLogLevel } from '../../src/settings/log-levels.js';
 
 describe('log levels', () => {
   it("has Python logging's numbers", () => {

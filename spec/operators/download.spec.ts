@@ -212,14 +212,14 @@ describe('download: outcomes', () => {
 });
 
 describe('download: a ticket that cannot close', () => {
-  // BUG (src/operators/download.ts:48-57): a ticket whose request a middleware replaced (or
+  // A bug this test found, now fixed (src/operators/download.ts:48-57): a ticket whose request a middleware replaced (or
   // that met a CloseSpider) is settled inside the `.then` of a `void` promise. When closing the
   // ticket throws (the scheduler's acknowledge, i.e. a JOBDIR journal write, or
   // EngineOptions.onTicketClosed), the throw escapes: `subscriber.complete()` never runs, so
   // that download's inner Observable never completes (nor does the stage), and the error is an
-  // unhandled promise rejection instead of an engine_error or an error of the flow. Measured:
+  // unhandled promise rejection instead of an engine_error or an error of the flow. Measured before the fix:
   // { ended: 'hung', reported: false, secondTicket: 'done', unhandled: ['journal write failed for /a'] }.
-  it.failing('still completes, reports the failure, and leaves no unhandled rejection, when closing a ticket throws', async () => {
+  it('still completes, reports the failure, and leaves no unhandled rejection, when closing a ticket throws', async () => {
     expect(await closeHookScenario('download')).toEqual({ ended: expect.stringMatching(/^(complete|error)$/), reported: true, secondTicket: 'done', unhandled: [] });
   }, 30_000);
 });

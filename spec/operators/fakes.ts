@@ -116,6 +116,8 @@ export interface Harness {
   lines(): string[];
   /** Every request sent back to the scheduler through `state.requests$`, by path. */
   rescheduled: string[];
+  /** What the stages raised on `state.fatal$` (faults of the engine itself, which the engine's flow errors with). */
+  fatal: unknown[];
 }
 
 /** An EngineState made directly from fakes; fetch rejects unless given. */
@@ -148,7 +150,9 @@ export function makeState(parts: StateParts = {}): Harness {
   );
   const rescheduled: string[] = [];
   state.requests$.subscribe((request) => rescheduled.push(pathOf(request)));
-  return { state, crawler, scheduler, slots, events, lines: () => events.map(eventLine), rescheduled };
+  const fatal: unknown[] = [];
+  state.fatal$.subscribe((error) => fatal.push(error));
+  return { state, crawler, scheduler, slots, events, lines: () => events.map(eventLine), rescheduled, fatal };
 }
 
 /** One event as a line: its type, the request's path, and what else identifies it (reason, stage, error message, item). */
@@ -240,7 +244,11 @@ export function brokenJournal(scheduler: ArrayScheduler, path: string): Error {
 
 /** True when `error` was reported: as the flow's error, or as an engine_error event. */
 export function reported(harness: Harness, result: Ending, error: Error): boolean {
-  return (result.ended === 'error' && result.error === error) || harness.events.some((event) => event.type === 'engine_error' && event.error === error);
+  return (
+    (result.ended === 'error' && result.error === error) ||
+    harness.events.some((event) => event.type === 'engine_error' && event.error === error) ||
+    harness.fatal.includes(error)
+  );
 }
 
 /** What close-hook-child.ts measured for one scenario. */

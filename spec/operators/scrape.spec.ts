@@ -300,7 +300,7 @@ describe('scrape: failed downloads', () => {
 });
 
 describe('scrape: a ticket that cannot close', () => {
-  // BUG (src/operators/scrape.ts:77-78): the ticket is settled in the `finally` of the
+  // A bug this test found, now fixed (src/operators/scrape.ts:77-78): the ticket is settled in the `finally` of the
   // callback's `void (async () => …)()`. When closing the ticket throws (the scheduler's
   // acknowledge, i.e. a JOBDIR journal write, or EngineOptions.onTicketClosed), the throw
   // escapes that promise: `subscriber.complete()` on the next line never runs, so the
@@ -308,7 +308,7 @@ describe('scrape: a ticket that cannot close', () => {
   // unhandled promise rejection (Node's default ends the process with it) instead of an
   // engine_error or an error of the flow (as a throw of scheduler.next is). Measured:
   // { ended: 'hung', reported: false, secondTicket: 'done', unhandled: ['journal write failed for /a'] }.
-  it.failing('still completes, reports the failure (engine_error or the flow errors), and leaves no unhandled rejection, when closing a ticket throws', async () => {
+  it('still completes, reports the failure (engine_error or the flow errors), and leaves no unhandled rejection, when closing a ticket throws', async () => {
     expect(await closeHookScenario('scrape')).toEqual({ ended: expect.stringMatching(/^(complete|error)$/), reported: true, secondTicket: 'done', unhandled: [] });
   }, 30_000);
 });

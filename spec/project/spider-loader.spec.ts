@@ -10,7 +10,7 @@ jest.unstable_mockModule('node:module', () => ({ register: () => {} }));
 const { SpiderLoader } = await import('../../src/project/spider-loader.js');
 const { DuplicateSpiderError, ProjectConfigError, SpiderNotFoundError } = await import('../../src/project/project-errors.js');
 
-const SPIDER_MODULE = fileURLToPath(new URL('../../src/spider/spider.ts', import.meta.url));
+const SPIDER_MODULE = fileURLToPath(new URL('../../src/contracts/spider.ts', import.meta.url));
 let dir: string;
 
 function spider(className: string, name: string | null): string {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { IgnoreRequest } from '../../src/core/control-flow.js';
+import { IgnoreRequest } from '../../src/contracts/control-flow.js';
 import { Request } from '../../src/http/request.js';
 import { Response } from '../../src/http/response.js';
 import { LogBus } from '../../src/log/index.js';

@@ -8,7 +8,7 @@ import { fingerprint } from '../../src/http/fingerprint.js';
 import { DiskPriorityQueue } from '../../src/scheduler/disk-priority-queue.js';
 import { JobdirDupeFilter } from '../../src/scheduler/jobdir-dupe-filter.js';
 import { JobdirError, RequestSerializationError } from '../../src/scheduler/jobdir-errors.js';
-import { Spider } from '../../src/spider/spider.js';
+import { Spider } from '../../src/contracts/spider.js';
 
 class PagesSpider extends Spider {
   static override name = 'pages';

@@ -3,7 +3,7 @@ import { Request } from '../../src/http/request.js';
 import type { Response } from '../../src/http/response.js';
 import { JobdirError, RequestSerializationError } from '../../src/scheduler/jobdir-errors.js';
 import { requestFromDict, requestToDict } from '../../src/scheduler/request-dict.js';
-import { Spider } from '../../src/spider/spider.js';
+import { Spider } from '../../src/contracts/spider.js';
 
 class BaseSpider extends Spider {
   parseBase(response: Response): void {

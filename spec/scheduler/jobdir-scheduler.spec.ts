@@ -6,7 +6,7 @@ import { Request } from '../../src/http/request.js';
 import type { Response } from '../../src/http/response.js';
 import { fingerprint } from '../../src/http/fingerprint.js';
 import { Scheduler } from '../../src/scheduler/scheduler.js';
-import { Spider } from '../../src/spider/spider.js';
+import { Spider } from '../../src/contracts/spider.js';
 import { fakeCrawler } from '../helpers/fake-crawler.js';
 import { linksPage, runCrawl, startSite, type TestSite } from '../helpers/site-server.js';
 

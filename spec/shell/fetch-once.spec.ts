@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { LogBus } from '../../src/log/index.js';
 import { Request } from '../../src/http/request.js';
-import { Spider } from '../../src/spider/spider.js';
-import type { SpiderMiddleware, SpiderOutput } from '../../src/core/components.js';
+import { Spider } from '../../src/contracts/spider.js';
+import type { SpiderMiddleware, SpiderOutput } from '../../src/contracts/components.js';
 import { fetchOnce, NoResponseError } from '../../src/shell/fetch-once.js';
 import { shellRequest } from '../../src/shell/shell-request.js';
 import { DefaultSpider } from '../../src/shell/default-spider.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { FoundSpider } from '../../src/project/spider-loader.js';
 import { DefaultSpider } from '../../src/shell/default-spider.js';
 import { spiderClassForUrl } from '../../src/shell/spider-for-url.js';
-import { Spider, spiderName, type SpiderClass } from '../../src/spider/spider.js';
+import { Spider, spiderName, type SpiderClass } from '../../src/contracts/spider.js';
 
 class QuotesSpider extends Spider {
   static override name = 'quotes';

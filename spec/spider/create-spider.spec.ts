@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { createSpider } from '../../src/spider/create-spider.js';
-import { Spider } from '../../src/spider/spider.js';
-import { SpiderArgumentError, SpiderDefinitionError } from '../../src/spider/spider-errors.js';
+import { createSpider } from '../../src/contracts/create-spider.js';
+import { Spider } from '../../src/contracts/spider.js';
+import { SpiderArgumentError, SpiderDefinitionError } from '../../src/contracts/spider-errors.js';
 import type { Response } from '../../src/http/response.js';
 
 class TaggedSpider extends Spider {

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { inspect } from 'node:util';
 import { LogBus, type LogEvent } from '../../src/log/index.js';
-import type { Crawler } from '../../src/core/crawler.js';
+import type { Crawler } from '../../src/contracts/crawler.js';
 import { Request, isRequest } from '../../src/http/request.js';
 import { Response } from '../../src/http/response.js';
-import { Spider, extendsSpider, isSpider, isSpiderClass, spiderClassName, spiderName } from '../../src/spider/spider.js';
-import { SpiderDefinitionError } from '../../src/spider/spider-errors.js';
+import { Spider, extendsSpider, isSpider, isSpiderClass, spiderClassName, spiderName } from '../../src/contracts/spider.js';
+import { SpiderDefinitionError } from '../../src/contracts/spider-errors.js';
 import { runCrawl, startSite, type CrawlResult, type TestSite } from '../helpers/site-server.js';
 
 class QuotesSpider extends Spider {

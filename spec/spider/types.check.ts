@@ -1,8 +1,8 @@
 /** Type tests for Spider and createSpider, checked by `npx tsc --noEmit`; not a jest file: the type check in `npm test` is the test. */
 import { Request } from '../../src/http/request.js';
 import type { Response } from '../../src/http/response.js';
-import { Spider, isSpiderClass, type SpiderClass } from '../../src/spider/spider.js';
-import { createSpider } from '../../src/spider/create-spider.js';
+import { Spider, isSpiderClass, type SpiderClass } from '../../src/contracts/spider.js';
+import { createSpider } from '../../src/contracts/create-spider.js';
 
 // A spider with the members docs/spiders.md describes; `override` only because this repository compiles with noImplicitOverride.
 export class QuotesSpider extends Spider {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CrawlSpider, LinkExtractor, Request, Response, Rule, createSpider, type Item } from '../../src/index.js';
-import { SpiderDefinitionError } from '../../src/spider/spider-errors.js';
-import { callbackOutputs } from '../../src/core/callback-output.js';
+import { SpiderDefinitionError } from '../../src/contracts/spider-errors.js';
+import { callbackOutputs } from '../../src/contracts/callback-output.js';
 import { runCrawl, startSite, type TestSite } from '../helpers/site-server.js';
 
 async function outputs(result: unknown): Promise<Array<Item | Request>> {

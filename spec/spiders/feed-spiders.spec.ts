@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CSVFeedSpider, Response, XMLFeedSpider, createSpider, type Item, type Request } from '../../src/index.js';
 import type { Selector } from '../../src/selector/index.js';
-import { SpiderDefinitionError } from '../../src/spider/spider-errors.js';
-import { callbackOutputs } from '../../src/core/callback-output.js';
+import { SpiderDefinitionError } from '../../src/contracts/spider-errors.js';
+import { callbackOutputs } from '../../src/contracts/callback-output.js';
 import { runCrawl, startSite, type TestSite } from '../helpers/site-server.js';
 
 async function outputs(result: unknown): Promise<Array<Item | Request>> {

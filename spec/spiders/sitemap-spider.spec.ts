@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { gzipSync } from 'node:zlib';
 import { Request, Response, SitemapSpider, createSpider, type SitemapEntry, type SitemapRule } from '../../src/index.js';
-import { SpiderDefinitionError } from '../../src/spider/spider-errors.js';
-import { callbackOutputs } from '../../src/core/callback-output.js';
+import { SpiderDefinitionError } from '../../src/contracts/spider-errors.js';
+import { callbackOutputs } from '../../src/contracts/callback-output.js';
 import { runCrawl, startSite, type Route, type TestSite } from '../helpers/site-server.js';
 
 const NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml"';

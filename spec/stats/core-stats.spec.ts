@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import type { StatsCollector } from '../../src/core/crawler.js';
-import type { CrawlEvent } from '../../src/core/events.js';
-import { DropItem } from '../../src/core/control-flow.js';
+import type { StatsCollector } from '../../src/contracts/crawler.js';
+import type { CrawlEvent } from '../../src/contracts/events.js';
+import { DropItem } from '../../src/contracts/control-flow.js';
 import { Request } from '../../src/http/request.js';
-import { Spider } from '../../src/spider/spider.js';
+import { Spider } from '../../src/contracts/spider.js';
 import { applyEvent, errorClassName } from '../../src/stats/core-stats.js';
 import { MemoryStatsCollector } from '../../src/stats/memory-stats-collector.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { Request } from '../../src/http/request.js';
 import { SettingsError } from '../../src/settings/settings-error.js';
-import { Spider } from '../../src/spider/spider.js';
+import { Spider } from '../../src/contracts/spider.js';
 import { DownloadSlots } from '../../src/throttle/download-slots.js';
 import { fakeCrawler } from '../helpers/fake-crawler.js';
 

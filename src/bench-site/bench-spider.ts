@@ -7,7 +7,7 @@
 import { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
 import { LinkExtractor } from '../link-extractor/index.js';
-import { Spider } from '../spider/spider.js';
+import { Spider } from '../contracts/spider.js';
 
 export class BenchSpider extends Spider {
   static override name = 'follow';

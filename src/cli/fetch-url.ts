@@ -9,7 +9,7 @@ import { fetchOnce, type Fetched } from '../shell/fetch-once.js';
 import { shellRequest } from '../shell/shell-request.js';
 import { spiderClassForUrl } from '../shell/spider-for-url.js';
 import { DefaultSpider } from '../shell/default-spider.js';
-import { spiderName, type SpiderClass } from '../spider/spider.js';
+import { spiderName, type SpiderClass } from '../contracts/spider.js';
 import type { CommandContext } from './command.js';
 import { cmdlineSettings } from './run-crawl.js';
 import { fullUrlArgument } from './url-argument.js';

@@ -4,7 +4,7 @@
  * `--logfile` and `--loglevel` (which also turn logging on), then `--nolog`.
  */
 import type { Argv } from 'yargs';
-import { LOG_LEVEL_NAMES, parseLogLevel } from '../log/levels.js';
+import { LOG_LEVEL_NAMES, parseLogLevel } from '../settings/log-levels.js';
 import { applySetOptions } from '../settings/set-option.js';
 import type { Settings } from '../settings/settings.js';
 import { UsageError } from './usage-error.js';

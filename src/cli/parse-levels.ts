@@ -7,11 +7,11 @@
  * downloaded (through the spider's middlewares) and parsed by their own
  * callbacks.
  */
-import { callbackOutputs } from '../core/callback-output.js';
+import { callbackOutputs } from '../contracts/callback-output.js';
 import { Request, isRequest, type Callback, type Errback } from '../http/request.js';
 import type { Response } from '../http/response.js';
 import { crawlerStartingWith, noResponseError, type CrawlOnceOptions } from '../shell/fetch-once.js';
-import type { Spider } from '../spider/spider.js';
+import type { Spider } from '../contracts/spider.js';
 import { CallbackNotFoundError, NoMatchingRuleError } from './parse-errors.js';
 
 // Scrapy's meta keys: the level a request belongs to, and the callback the spider gave it.

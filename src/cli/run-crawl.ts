@@ -6,14 +6,14 @@
  * second: forced).
  */
 import type { Argv } from 'yargs';
-import { CrawlerImpl } from '../core/crawler-impl.js';
+import { CrawlerImpl } from '../crawler/crawler-impl.js';
 import { priorityValue } from '../settings/index.js';
 import type { Settings } from '../settings/settings.js';
-import type { SpiderClass } from '../spider/spider.js';
+import type { SpiderClass } from '../contracts/spider.js';
 import type { LogBus } from '../log/log-bus.js';
 import type { FeedSpec } from '../feeds/index.js';
 import { parseFeedOption } from './feed-option.js';
-import { SpiderArgumentError } from '../spider/spider-errors.js';
+import { SpiderArgumentError } from '../contracts/spider-errors.js';
 
 export interface CrawlOptionArgs {
   a?: string[];

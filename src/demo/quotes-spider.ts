@@ -7,7 +7,7 @@
  */
 import { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
-import { Spider } from '../spider/spider.js';
+import { Spider } from '../contracts/spider.js';
 
 export class DemoQuotesSpider extends Spider {
   static override name = 'quotes';

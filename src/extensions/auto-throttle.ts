@@ -1,8 +1,8 @@
 import type { Subscription } from 'rxjs';
-import { NotConfigured } from '../core/control-flow.js';
-import type { Crawler } from '../core/crawler.js';
-import { DOWNLOAD_LATENCY } from '../core/downloader-chain.js';
-import type { CrawlEvent } from '../core/events.js';
+import { NotConfigured } from '../contracts/control-flow.js';
+import type { Crawler } from '../contracts/crawler.js';
+import { DOWNLOAD_LATENCY } from '../http/request-meta.js';
+import type { CrawlEvent } from '../contracts/events.js';
 import type { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
 import { getLogger, type Logger } from '../log/index.js';

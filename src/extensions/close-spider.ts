@@ -1,8 +1,8 @@
 import { timer, type SchedulerLike, type Subscription } from 'rxjs';
-import type { Extension } from '../core/components.js';
-import { NotConfigured } from '../core/control-flow.js';
-import type { Crawler } from '../core/crawler.js';
-import type { CrawlEvent } from '../core/events.js';
+import type { Extension } from '../contracts/components.js';
+import { NotConfigured } from '../contracts/control-flow.js';
+import type { Crawler } from '../contracts/crawler.js';
+import type { CrawlEvent } from '../contracts/events.js';
 import { settingAtLeast } from '../throttle/setting-range.js';
 
 export interface CloseSpiderOptions {

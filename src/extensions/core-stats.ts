@@ -1,6 +1,6 @@
 import type { Subscription } from 'rxjs';
-import type { Crawler, StatsCollector } from '../core/crawler.js';
-import type { CrawlEvent } from '../core/events.js';
+import type { Crawler, StatsCollector } from '../contracts/crawler.js';
+import type { CrawlEvent } from '../contracts/events.js';
 import { applyEvent } from '../stats/core-stats.js';
 
 export interface CoreStatsOptions {

@@ -1,7 +1,7 @@
 import type { Subscription } from 'rxjs';
-import type { Extension } from '../core/components.js';
-import { NotConfigured } from '../core/control-flow.js';
-import type { Crawler, StatsCollector } from '../core/crawler.js';
+import type { Extension } from '../contracts/components.js';
+import { NotConfigured } from '../contracts/control-flow.js';
+import type { Crawler, StatsCollector } from '../contracts/crawler.js';
 import { getLogger, type Logger } from '../log/index.js';
 import { SettingsError } from '../settings/settings-error.js';
 import { settingAtLeast } from '../throttle/setting-range.js';

@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Extension } from '../core/components.js';
-import { NotConfigured } from '../core/control-flow.js';
-import type { Crawler } from '../core/crawler.js';
+import type { Extension } from '../contracts/components.js';
+import { NotConfigured } from '../contracts/control-flow.js';
+import type { Crawler } from '../contracts/crawler.js';
 import { getLogger, type Logger } from '../log/index.js';
-import type { Spider } from '../spider/spider.js';
+import type { Spider } from '../contracts/spider.js';
 import { JobdirError } from '../scheduler/jobdir-errors.js';
 import { jobdirSetting } from '../scheduler/jobdir-setting.js';
 

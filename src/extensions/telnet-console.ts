@@ -11,9 +11,9 @@
  */
 import { randomBytes, createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
-import type { Extension } from '../core/components.js';
-import type { Crawler } from '../core/crawler.js';
-import { NotConfigured } from '../core/control-flow.js';
+import type { Extension } from '../contracts/components.js';
+import type { Crawler } from '../contracts/crawler.js';
+import { NotConfigured } from '../contracts/control-flow.js';
 import { getLogger, type Logger } from '../log/index.js';
 import { CONSOLE_BANNER, consoleHelpers } from './telnet/console-vars.js';
 import type { EngineStatusRow, LiveRefCount } from './telnet/engine-status.js';

@@ -1,3 +1,6 @@
+/** The meta key of a download's latency in seconds, as Scrapy's `download_latency` (AutoThrottle reads it). */
+export const DOWNLOAD_LATENCY = 'download_latency';
+
 /**
  * The `meta` keys seine itself reads or writes, with their types (Scrapy's
  * names: docs/spiders.md lists what each does). Any other key is the

@@ -5,7 +5,7 @@
  * settings carry over unchanged. Times are local, as in Scrapy.
  */
 import { SettingsError } from '../settings/settings-error.js';
-import { LOG_LEVELS } from './levels.js';
+import { LOG_LEVELS } from '../settings/log-levels.js';
 import type { LogEvent } from './log-event.js';
 import { formatDate } from './strftime.js';
 

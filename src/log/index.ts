@@ -1,4 +1,4 @@
-export { LOG_LEVELS, LOG_LEVEL_NAMES, isLogLevel, parseLogLevel, type LogLevel } from './levels.js';
+export { LOG_LEVELS, LOG_LEVEL_NAMES, isLogLevel, parseLogLevel, type LogLevel } from '../settings/log-levels.js';
 export type { LogEvent } from './log-event.js';
 export { LogBus, Logger, defaultLogBus, getLogger, type LogBusOptions, type LogExtra } from './log-bus.js';
 export {

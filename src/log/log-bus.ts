@@ -10,7 +10,7 @@
  * are dropped, like Python records reaching a logger with no handler.
  */
 import { Subject, type Observable } from 'rxjs';
-import type { LogLevel } from './levels.js';
+import type { LogLevel } from '../settings/log-levels.js';
 import type { LogEvent } from './log-event.js';
 
 export type LogExtra = Readonly<Record<string, unknown>>;

@@ -1,4 +1,4 @@
-import type { LogLevel } from './levels.js';
+import type { LogLevel } from '../settings/log-levels.js';
 
 /**
  * One log record on a log bus. `extra` carries structured data for

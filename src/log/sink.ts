@@ -13,7 +13,7 @@ import { describeValue } from '../settings/describe-value.js';
 import type { Settings } from '../settings/settings.js';
 import { SettingsError } from '../settings/settings-error.js';
 import { compileLogFormat, formatLogLine } from './format.js';
-import { LOG_LEVELS, type LogLevel } from './levels.js';
+import { LOG_LEVELS, type LogLevel } from '../settings/log-levels.js';
 import type { LogEvent } from './log-event.js';
 import { LogFileError } from './log-file-error.js';
 

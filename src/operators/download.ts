@@ -1,8 +1,8 @@
 import { Observable, mergeMap, type OperatorFunction } from 'rxjs';
-import { downloadThrough, measuredFetch, type DownloadOutcome } from '../core/downloader-chain.js';
-import { isCloseSpider } from '../core/control-flow.js';
-import type { EngineState } from '../core/engine-state.js';
-import type { Ticket } from '../core/ticket.js';
+import { downloadThrough, measuredFetch, type DownloadOutcome } from './downloader-chain.js';
+import { isCloseSpider } from '../contracts/control-flow.js';
+import type { EngineState } from './engine-state.js';
+import type { Ticket } from './ticket.js';
 
 /** A download's outcome with the ticket of its request. */
 export type DownloadedTicket = DownloadOutcome & { ticket: Ticket };

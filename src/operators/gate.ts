@@ -1,5 +1,5 @@
 import { Observable, type MonoTypeOperatorFunction } from 'rxjs';
-import type { EngineState } from '../core/engine-state.js';
+import type { EngineState } from './engine-state.js';
 
 /**
  * The gate: while the engine is paused (inspectResponse), values arriving

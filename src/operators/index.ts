@@ -21,9 +21,9 @@ export { download, type DownloadedTicket } from './download.js';
 export { gate } from './gate.js';
 export { scrape, type Scraped } from './scrape.js';
 export { itemPipeline, type ScrapedItem } from './item-pipeline.js';
-export { EngineState, type EngineScheduler, type EngineSlots, type EngineOptions } from '../core/engine-state.js';
-export { Ticket, TicketBook, type TicketPhase, type TicketOutcome } from '../core/ticket.js';
-export type { DownloadOutcome } from '../core/downloader-chain.js';
+export { EngineState, type EngineScheduler, type EngineSlots, type EngineOptions } from './engine-state.js';
+export { Ticket, TicketBook, type TicketPhase, type TicketOutcome } from './ticket.js';
+export type { DownloadOutcome } from './downloader-chain.js';
 
 // The components the stages are built on, each with a plain constructor of typed options. Named one by
 // one: the folders' helpers (setting readers, meta-key names, stats stubs) are not part of the API.

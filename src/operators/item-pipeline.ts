@@ -1,9 +1,9 @@
 import { Observable, mergeMap, type OperatorFunction } from 'rxjs';
 import type { Item } from '../http/request.js';
 import type { Response } from '../http/response.js';
-import { isCloseSpider } from '../core/control-flow.js';
-import type { EngineState } from '../core/engine-state.js';
-import type { Ticket } from '../core/ticket.js';
+import { isCloseSpider } from '../contracts/control-flow.js';
+import type { EngineState } from './engine-state.js';
+import type { Ticket } from './ticket.js';
 
 export interface ScrapedItem {
   item: Item;

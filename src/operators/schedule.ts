@@ -1,7 +1,7 @@
 import { Observable, merge, skip, type OperatorFunction } from 'rxjs';
 import type { Request } from '../http/request.js';
-import type { EngineState } from '../core/engine-state.js';
-import type { Ticket } from '../core/ticket.js';
+import type { EngineState } from './engine-state.js';
+import type { Ticket } from './ticket.js';
 
 /**
  * Stage 2, scheduler: enqueues every request and hands them out by priority

@@ -1,12 +1,12 @@
 import { Observable, mergeMap, type OperatorFunction } from 'rxjs';
 import { releaseDocument, type Response } from '../http/response.js';
-import type { SpiderOutput } from '../core/components.js';
-import { callbackOutputs } from '../core/callback-output.js';
-import { isCloseSpider, isIgnoreRequest } from '../core/control-flow.js';
-import type { DropReason } from '../core/events.js';
-import type { EngineState } from '../core/engine-state.js';
-import { scrapeThrough } from '../core/spider-chain.js';
-import type { Ticket } from '../core/ticket.js';
+import type { SpiderOutput } from '../contracts/components.js';
+import { callbackOutputs } from '../contracts/callback-output.js';
+import { isCloseSpider, isIgnoreRequest } from '../contracts/control-flow.js';
+import type { DropReason } from '../contracts/events.js';
+import type { EngineState } from './engine-state.js';
+import { scrapeThrough } from './spider-chain.js';
+import type { Ticket } from './ticket.js';
 import type { DownloadedTicket } from './download.js';
 
 export interface Scraped {

@@ -1,6 +1,6 @@
 import { Observable, merge, skip, type OperatorFunction } from 'rxjs';
-import type { EngineState } from '../core/engine-state.js';
-import type { Ticket } from '../core/ticket.js';
+import type { EngineState } from './engine-state.js';
+import type { Ticket } from './ticket.js';
 
 /**
  * Stage 3, throttle: holds each ticket until its request's download slot
@@ -8,14 +8,35 @@ import type { Ticket } from '../core/ticket.js';
  * RANDOMIZE_DOWNLOAD_DELAY, a retry's backoff). The slots decide; this stage
  * owns the one timer, cleared on teardown. Slots that throw for a request
  * fail that ticket (an `engine_error`, the request dropped with `error`);
- * the others wait on.
+ * the others wait on. Completes when its source has and no ticket waits.
  */
 export function throttle(state: EngineState): OperatorFunction<Ticket, Ticket> {
   return (source) =>
     new Observable<Ticket>((subscriber) => {
       const waiting: Ticket[] = [];
       let timer: ReturnType<typeof setTimeout> | null = null;
+      let sourceDone = false;
+      // Settling a ticket inside the loop wakes this stage again (tickets.changed$): that call only
+      // asks for another pass, so the loop and its one timer are never run twice at once.
+      let releasing = false;
+      let again = false;
       const release = (): void => {
+        if (releasing) {
+          again = true;
+          return;
+        }
+        releasing = true;
+        try {
+          do {
+            again = false;
+            releaseOnce();
+          } while (again);
+        } finally {
+          releasing = false;
+        }
+        if (sourceDone && waiting.length === 0) subscriber.complete();
+      };
+      const releaseOnce = (): void => {
         if (timer !== null) {
           clearTimeout(timer);
           timer = null;
@@ -53,6 +74,10 @@ export function throttle(state: EngineState): OperatorFunction<Ticket, Ticket> {
           release();
         },
         error: (error: unknown) => subscriber.error(error),
+        complete: () => {
+          sourceDone = true;
+          release();
+        },
       });
       // A slot frees when a download ends (its ticket leaves the active phases); the gate reopens on resume.
       const wake = merge(state.tickets.changed$, state.paused$.pipe(skip(1))).subscribe(() => {

@@ -8,7 +8,7 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { loadModule } from '../cli/load-spider-module.js';
+import { loadModule } from './load-module.js';
 import type { ProjectConfig } from './find-project.js';
 import { moduleFile } from './find-project.js';
 

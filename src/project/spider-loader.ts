@@ -5,8 +5,8 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { loadModule } from '../cli/load-spider-module.js';
-import { isSpiderClass, spiderName, type SpiderClass } from '../spider/spider.js';
+import { loadModule } from './load-module.js';
+import { isSpiderClass, spiderName, type SpiderClass } from '../contracts/spider.js';
 import { ProjectConfigError, DuplicateSpiderError, SpiderNotFoundError } from './project-errors.js';
 import { moduleFile } from './find-project.js';
 

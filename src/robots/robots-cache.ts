@@ -1,5 +1,5 @@
-import type { StatsCollector } from '../core/crawler.js';
-import { IgnoreRequest } from '../core/control-flow.js';
+import type { StatsCollector } from '../contracts/crawler.js';
+import { IgnoreRequest } from '../contracts/control-flow.js';
 import { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
 import { defaultLogBus, type Logger } from '../log/index.js';

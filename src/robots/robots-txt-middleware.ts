@@ -1,10 +1,10 @@
-import type { DownloaderMiddleware } from '../core/components.js';
-import { IgnoreRequest, NotConfigured } from '../core/control-flow.js';
-import type { Crawler, StatsCollector } from '../core/crawler.js';
+import type { DownloaderMiddleware } from '../contracts/components.js';
+import { IgnoreRequest, NotConfigured } from '../contracts/control-flow.js';
+import type { Crawler, StatsCollector } from '../contracts/crawler.js';
 import type { Request } from '../http/request.js';
 import { defaultLogBus, type Logger } from '../log/index.js';
 import { NULL_STATS, type ComponentOptions } from '../middlewares/spider/component-options.js';
-import type { Spider } from '../spider/spider.js';
+import type { Spider } from '../contracts/spider.js';
 import { RobotsCache, type DownloadFn } from './robots-cache.js';
 
 export interface RobotsTxtOptions extends ComponentOptions {

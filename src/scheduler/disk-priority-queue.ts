@@ -27,7 +27,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Request } from '../http/request.js';
-import type { Spider } from '../spider/spider.js';
+import type { Spider } from '../contracts/spider.js';
 import { JobdirError } from './jobdir-errors.js';
 import { missingMethods, requestFromDict, requestToDict, type RequestDict } from './request-dict.js';
 import type { QueueOrder, RequestQueue } from './request-queue.js';

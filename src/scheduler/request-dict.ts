@@ -6,7 +6,7 @@
  * queue readable and safe to load); the body is base64.
  */
 import { Request, type Callback, type Errback, type RequestCookies } from '../http/request.js';
-import type { Spider } from '../spider/spider.js';
+import type { Spider } from '../contracts/spider.js';
 import { JobdirError, RequestSerializationError } from './jobdir-errors.js';
 
 /** A request as it is written to `requests.queue/` (one JSON object per line). */

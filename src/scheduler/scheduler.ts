@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Crawler, StatsCollector } from '../core/crawler.js';
+import type { Crawler, StatsCollector } from '../contracts/crawler.js';
 import type { Request } from '../http/request.js';
 import { getLogger, type Logger } from '../log/index.js';
 import { DownloaderAwarePriorityQueue } from './downloader-aware-queue.js';

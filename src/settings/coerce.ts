@@ -6,7 +6,7 @@
  * `SettingsError` naming the setting, the value, the expected type and where
  * the value came from.
  */
-import { parseLogLevel, type LogLevel } from '../log/levels.js';
+import { parseLogLevel, type LogLevel } from './log-levels.js';
 import { describeValue } from './describe-value.js';
 import type { SettingKind } from './schema.js';
 import { SettingsError } from './settings-error.js';

@@ -77,7 +77,8 @@ export const DEFAULT_SETTINGS: Readonly<SettingsSchema> = {
     csv: 'CsvItemExporter',
     xml: 'XmlItemExporter',
   },
-  FEED_STORE_EMPTY: false,
+  // Scrapy's default since 2.10 (2.8 had False): a run that scrapes nothing still leaves a valid document (`[]` for JSON).
+  FEED_STORE_EMPTY: true,
   HTTPCACHE_ENABLED: false,
   HTTPCACHE_DIR: 'httpcache',
   HTTPCACHE_EXPIRATION_SECS: 0,

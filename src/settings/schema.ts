@@ -5,9 +5,15 @@
  * type, so the static type holds at run time too. Meanings and defaults are
  * Scrapy's; docs/settings.md documents each one (a test keeps it complete).
  */
-import type { LogLevel } from '../log/levels.js';
-import type { ItemExporterClass } from '../feeds/exporters/item-exporter.js';
-import type { HttpCachePolicyClass, HttpCacheStorageClass } from '../middlewares/downloader/http-cache-contracts.js';
+import type { LogLevel } from './log-levels.js';
+
+/**
+ * A class given as a setting's value (FEED_EXPORTERS, HTTPCACHE_POLICY,
+ * HTTPCACHE_STORAGE). Settings are the bottom layer, so the component's own
+ * contract is checked where the component is built (src/feeds,
+ * src/middlewares/downloader), not here.
+ */
+export type ClassSetting = abstract new (...args: never[]) => unknown;
 
 /**
  * Component name → order, like Scrapy's `DOWNLOADER_MIDDLEWARES`. Lower
@@ -69,7 +75,7 @@ export interface SettingsSchema {
   FEED_EXPORT_FIELDS: string[] | null;
   FEED_EXPORT_INDENT: number;
   /** Format → exporter class, a built-in exporter's name, or null to disable a built-in format. */
-  FEED_EXPORTERS: Record<string, ItemExporterClass | string | null>;
+  FEED_EXPORTERS: Record<string, ClassSetting | string | null>;
   FEED_EXPORTERS_BASE: Record<string, string>;
   FEED_STORE_EMPTY: boolean;
   HTTPCACHE_ENABLED: boolean;
@@ -81,9 +87,9 @@ export interface SettingsSchema {
   HTTPCACHE_IGNORE_RESPONSE_CACHE_CONTROLS: string[];
   HTTPCACHE_ALWAYS_STORE: boolean;
   /** A built-in policy's name ('DummyPolicy', 'RFC2616Policy') or a policy class. */
-  HTTPCACHE_POLICY: string | HttpCachePolicyClass;
+  HTTPCACHE_POLICY: string | ClassSetting;
   /** A built-in storage's name ('FilesystemCacheStorage') or a storage class. */
-  HTTPCACHE_STORAGE: string | HttpCacheStorageClass;
+  HTTPCACHE_STORAGE: string | ClassSetting;
   HTTPCACHE_GZIP: boolean;
   HTTPERROR_ALLOWED_CODES: number[];
   HTTPERROR_ALLOW_ALL: boolean;

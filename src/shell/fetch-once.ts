@@ -4,14 +4,14 @@
  * spider's settings, middlewares and pipelines apply, its start() does not
  * run, and the crawl's log goes to the bus it is given.
  */
-import { CrawlerImpl } from '../core/crawler-impl.js';
-import { startThrough } from '../core/crawl-defaults.js';
+import { CrawlerImpl } from '../crawler/crawler-impl.js';
+import { startThrough } from '../crawler/crawl-defaults.js';
 import { SeineError } from '../errors/seine-error.js';
 import type { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
 import type { LogBus } from '../log/log-bus.js';
 import type { FeedSpec } from '../feeds/index.js';
-import type { Spider, SpiderClass } from '../spider/spider.js';
+import type { Spider, SpiderClass } from '../contracts/spider.js';
 
 /** The request was dropped before a response reached the command (robots.txt, a middleware, an error status). */
 export class NoResponseError extends SeineError {

@@ -8,14 +8,14 @@
  * stopped. Consoles opened by several callbacks at once come one after the
  * other, and the engine stays paused until the last one closes.
  */
-import type { Crawler } from '../core/crawler.js';
+import type { Crawler } from '../contracts/crawler.js';
 import type { Response } from '../http/response.js';
 import { findProject } from '../project/find-project.js';
-import type { Spider } from '../spider/spider.js';
+import type { Spider } from '../contracts/spider.js';
 import { chooseConsole } from './console/choose-console.js';
 import { historyFileFor, runConsole } from './console/start-console.js';
 import { InspectResponseError } from './shell-errors.js';
-import { ShellSession } from './shell-session.js';
+import { ShellSession, loadSeineModule } from './shell-session.js';
 
 /** What inspectResponse needs of the crawler beyond the Crawler interface (CrawlerImpl has it). */
 interface PausableCrawler extends Crawler {
@@ -63,7 +63,7 @@ async function openConsole(response: Response, spider: Spider, crawler: Crawler,
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
   const output = options.output ?? process.stdout;
-  const session = new ShellSession({ crawler, spider, cwd, env, write: (text) => output.write(text) });
+  const session = new ShellSession({ crawler, spider, cwd, env, write: (text) => output.write(text), seine: await loadSeineModule() });
   session.populate(response.request, response);
   const kind = chooseConsole({ env: env['SEINE_SHELL'], config: findProject(cwd)?.sections['settings']?.['shell'] });
   await runConsole({

@@ -8,12 +8,12 @@
  * close_if_idle=False.
  */
 import { Subscription } from 'rxjs';
-import { CrawlerImpl } from '../core/crawler-impl.js';
-import type { SpiderOutput } from '../core/components.js';
+import { CrawlerImpl } from '../crawler/crawler-impl.js';
+import type { SpiderOutput } from '../contracts/components.js';
 import type { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
 import { LogBus } from '../log/log-bus.js';
-import type { SpiderClass } from '../spider/spider.js';
+import type { SpiderClass } from '../contracts/spider.js';
 import { ShellFetchError } from './shell-errors.js';
 
 export interface ShellCrawlerOptions {

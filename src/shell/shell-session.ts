@@ -5,11 +5,10 @@
  * response in the browser. Used by `seine shell` (with a ShellCrawler to
  * fetch through) and by inspectResponse (without: fetch fails clearly).
  */
-import * as seine from '../index.js';
-import type { Crawler } from '../core/crawler.js';
+import type { Crawler } from '../contracts/crawler.js';
 import { isRequest, type Request } from '../http/request.js';
 import { isResponse, type Response } from '../http/response.js';
-import type { Spider } from '../spider/spider.js';
+import type { Spider } from '../contracts/spider.js';
 import { helpText } from './help-text.js';
 import { openInBrowser } from './open-in-browser.js';
 import type { ShellCrawler } from './shell-crawler.js';
@@ -25,6 +24,17 @@ export interface ShellSessionOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Where shelp() prints. */
   readonly write: (text: string) => void;
+  /** The framework module the console shows as `seine` (loadSeineModule()). */
+  readonly seine: object;
+}
+
+/**
+ * The public `seine` module, for the console's `seine` object. Loaded when a
+ * console opens rather than imported: the shell is part of what that module
+ * exports, so a static import would make the two depend on each other.
+ */
+export function loadSeineModule(): Promise<object> {
+  return import('../index.js');
 }
 
 export interface FetchOptions {
@@ -38,7 +48,7 @@ export class ShellSession {
 
   constructor(readonly options: ShellSessionOptions) {
     this.vars = {
-      seine,
+      seine: options.seine,
       crawler: options.crawler,
       item: {},
       request: null,

@@ -5,7 +5,7 @@
  * several — the default spider is used.
  */
 import type { SpiderLoader } from '../project/spider-loader.js';
-import type { SpiderClass } from '../spider/spider.js';
+import type { SpiderClass } from '../contracts/spider.js';
 import { DefaultSpider } from './default-spider.js';
 import { isUrlFromDomain } from '../middlewares/downloader/domain-match.js';
 

@@ -1,10 +1,10 @@
-import { callbackOutputs } from '../core/callback-output.js';
+import { callbackOutputs } from '../contracts/callback-output.js';
 import { InvalidUrlError } from '../http/http-errors.js';
 import { Request, type CallbackOutput, type CallbackResult, type Errback } from '../http/request.js';
 import type { Response } from '../http/response.js';
 import type { Link } from '../link-extractor/link.js';
-import { Spider, spiderClassName } from '../spider/spider.js';
-import { SpiderDefinitionError } from '../spider/spider-errors.js';
+import { Spider, spiderClassName } from '../contracts/spider.js';
+import { SpiderDefinitionError } from '../contracts/spider-errors.js';
 import type { CompiledRule, ProcessLinks, ProcessRequest, Rule, RuleCallback } from './rule.js';
 
 /**

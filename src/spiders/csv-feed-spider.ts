@@ -1,8 +1,8 @@
 import type { CallbackOutput, CallbackResult } from '../http/request.js';
 import type { Response } from '../http/response.js';
 import { defaultLogBus } from '../log/index.js';
-import { Spider, spiderClassName } from '../spider/spider.js';
-import { SpiderDefinitionError } from '../spider/spider-errors.js';
+import { Spider, spiderClassName } from '../contracts/spider.js';
+import { SpiderDefinitionError } from '../contracts/spider-errors.js';
 import { csviter } from './csviter.js';
 import { collectOutputs } from './feed-results.js';
 

@@ -1,4 +1,4 @@
-import { callbackOutputs } from '../core/callback-output.js';
+import { callbackOutputs } from '../contracts/callback-output.js';
 import type { CallbackOutput, CallbackResult } from '../http/request.js';
 
 /** Everything one parseNode / parseRow call produced, in order (what Scrapy hands to process_results as a list). */

@@ -2,8 +2,8 @@ import { InvalidUrlError } from '../http/http-errors.js';
 import { Request, type Callback } from '../http/request.js';
 import type { Response } from '../http/response.js';
 import { defaultLogBus } from '../log/index.js';
-import { Spider, spiderClassName } from '../spider/spider.js';
-import { SpiderDefinitionError } from '../spider/spider-errors.js';
+import { Spider, spiderClassName } from '../contracts/spider.js';
+import { SpiderDefinitionError } from '../contracts/spider-errors.js';
 import { GunzipSizeError, gunzip, isGzipped } from './gunzip.js';
 import { Sitemap, sitemapUrlsFromRobots, type SitemapEntry } from './sitemap.js';
 

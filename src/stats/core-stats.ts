@@ -3,8 +3,8 @@
  * extension keeps, plus `spider_exceptions/<Name>` (Scrapy's scraper counts
  * that one).
  */
-import type { StatsCollector } from '../core/crawler.js';
-import type { CrawlEvent } from '../core/events.js';
+import type { StatsCollector } from '../contracts/crawler.js';
+import type { CrawlEvent } from '../contracts/events.js';
 
 /** The class name Python would print for an exception (`exception.__class__.__name__`). */
 export function errorClassName(error: Error): string {

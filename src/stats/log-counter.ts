@@ -1,5 +1,5 @@
 import type { Observable, Subscription } from 'rxjs';
-import type { StatsCollector } from '../core/crawler.js';
+import type { StatsCollector } from '../contracts/crawler.js';
 import { LOG_LEVELS, type LogEvent, type LogLevel } from '../log/index.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Crawler, StatsCollector } from '../core/crawler.js';
+import type { Crawler, StatsCollector } from '../contracts/crawler.js';
 import { getLogger, type Logger } from '../log/index.js';
 import { formatStatsDump } from './stats-dump.js';
 

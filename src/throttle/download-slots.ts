@@ -1,4 +1,4 @@
-import type { Crawler } from '../core/crawler.js';
+import type { Settings } from '../settings/index.js';
 import type { Request } from '../http/request.js';
 import { SettingsError } from '../settings/settings-error.js';
 import { DownloadSlot } from './download-slot.js';
@@ -72,7 +72,7 @@ export class DownloadSlots {
    * the spider's `downloadDelay` (seconds) and `maxConcurrentRequests`,
    * which win over the settings as in Scrapy.
    */
-  static fromCrawler(crawler: Pick<Crawler, 'settings' | 'spider'>, extra: Pick<DownloadSlotsOptions, 'random' | 'resolveHost'> = {}): DownloadSlots {
+  static fromCrawler(crawler: { readonly settings: Settings; readonly spider: object }, extra: Pick<DownloadSlotsOptions, 'random' | 'resolveHost'> = {}): DownloadSlots {
     const { settings } = crawler;
     const spider = crawler.spider as { downloadDelay?: unknown; maxConcurrentRequests?: unknown };
     const concurrentRequests = settingAtLeast(settings, 'CONCURRENT_REQUESTS', settings.getInt('CONCURRENT_REQUESTS'), 1,

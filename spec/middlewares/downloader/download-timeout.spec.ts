@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { Request } from '../../../src/http/request.js';
 import { DownloadTimeoutMiddleware } from '../../../src/middlewares/downloader/download-timeout.js';
-import { Spider } from '../../../src/spider/spider.js';
+import { Spider } from '../../../src/contracts/spider.js';
 import { TestSpider, fakeCrawler } from '../../helpers/fake-crawler.js';
 
 class SlowSpider extends Spider {

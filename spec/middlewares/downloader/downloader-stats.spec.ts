@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { NotConfigured } from '../../../src/core/control-flow.js';
+import { NotConfigured } from '../../../src/contracts/control-flow.js';
 import { SeineError } from '../../../src/errors/seine-error.js';
 import { Request } from '../../../src/http/request.js';
 import { Response } from '../../../src/http/response.js';

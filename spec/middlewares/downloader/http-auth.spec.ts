@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { Request } from '../../../src/http/request.js';
 import { HttpAuthMiddleware, basicAuthHeader } from '../../../src/middlewares/downloader/http-auth.js';
 import { isUrlFromDomain } from '../../../src/middlewares/downloader/domain-match.js';
-import { Spider } from '../../../src/spider/spider.js';
+import { Spider } from '../../../src/contracts/spider.js';
 import { TestSpider, fakeCrawler } from '../../helpers/fake-crawler.js';
 
 const LOGGER = 'seine.downloadermiddlewares.httpauth';

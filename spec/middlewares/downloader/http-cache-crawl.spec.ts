@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { fingerprint } from '../../../src/http/fingerprint.js';
 import { Request } from '../../../src/http/request.js';
 import type { Response } from '../../../src/http/response.js';
-import { Spider } from '../../../src/spider/spider.js';
+import { Spider } from '../../../src/contracts/spider.js';
 import { linksPage, runCrawl, startSite, type CrawlResult, type TestSite } from '../../helpers/site-server.js';
 
 class CacheSpider extends Spider {

@@ -85,7 +85,7 @@ describe('FilesystemCacheStorage: reading back', () => {
     const storage = new FilesystemCacheStorage({ dir });
     const request = new Request('http://example.com/');
     await storage.storeResponse(spider, request, page(request));
-    class Other extends (spider.constructor as typeof import('../../../src/spider/spider.js').Spider) {
+    class Other extends (spider.constructor as typeof import('../../../src/contracts/spider.js').Spider) {
       static override name = 'other';
     }
     expect(await storage.retrieveResponse(spider, new Request('http://example.com/other'))).toBeNull();

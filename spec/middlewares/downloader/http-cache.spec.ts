@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { IgnoreRequest, NotConfigured } from '../../../src/core/control-flow.js';
+import { IgnoreRequest, NotConfigured } from '../../../src/contracts/control-flow.js';
 import { Request } from '../../../src/http/request.js';
 import { Response } from '../../../src/http/response.js';
 import { HttpCacheMiddleware } from '../../../src/middlewares/downloader/http-cache.js';
@@ -10,7 +10,7 @@ import { RFC2616Policy } from '../../../src/middlewares/downloader/http-cache-rf
 import { ConnectionRefusedError, MaxSizeError } from '../../../src/download/download-errors.js';
 import { Settings } from '../../../src/settings/settings.js';
 import { SettingsError } from '../../../src/settings/settings-error.js';
-import type { Spider } from '../../../src/spider/spider.js';
+import type { Spider } from '../../../src/contracts/spider.js';
 import { fakeCrawler } from '../../helpers/fake-crawler.js';
 
 const URL = 'http://127.0.0.1:8000/page';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { NotConfigured } from '../../../src/core/control-flow.js';
+import { NotConfigured } from '../../../src/contracts/control-flow.js';
 import { Request } from '../../../src/http/request.js';
 import { HttpProxyMiddleware } from '../../../src/middlewares/downloader/http-proxy.js';
 import { ProxyUrlError } from '../../../src/middlewares/downloader/proxy-url-error.js';

@@ -1,4 +1,4 @@
-import { CRAWL_DEFAULTS } from '../../../src/core/crawl-defaults.js';
+import { CRAWL_DEFAULTS } from '../../../src/crawler/crawl-defaults.js';
 import { describe, expect, it } from '@jest/globals';
 import { DOWNLOADER_MIDDLEWARES_BASE } from '../../../src/middlewares/downloader/index.js';
 import { DEFAULT_SETTINGS } from '../../../src/settings/index.js';

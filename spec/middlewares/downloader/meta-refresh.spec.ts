@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { IgnoreRequest, NotConfigured } from '../../../src/core/control-flow.js';
+import { IgnoreRequest, NotConfigured } from '../../../src/contracts/control-flow.js';
 import { Request } from '../../../src/http/request.js';
 import { Response } from '../../../src/http/response.js';
 import { MetaRefreshMiddleware } from '../../../src/middlewares/downloader/meta-refresh.js';

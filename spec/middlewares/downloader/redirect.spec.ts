@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import { IgnoreRequest, NotConfigured } from '../../../src/core/control-flow.js';
+import { IgnoreRequest, NotConfigured } from '../../../src/contracts/control-flow.js';
 import { Request } from '../../../src/http/request.js';
 import { Response } from '../../../src/http/response.js';
 import { RedirectMiddleware, decodeLocation, resolveLocation } from '../../../src/middlewares/downloader/redirect.js';
-import { Spider } from '../../../src/spider/spider.js';
+import { Spider } from '../../../src/contracts/spider.js';
 import { fakeCrawler } from '../../helpers/fake-crawler.js';
 
 const LOGGER = 'seine.downloadermiddlewares.redirect';

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { Request } from '../../../src/http/request.js';
 import { UserAgentMiddleware } from '../../../src/middlewares/downloader/user-agent.js';
 import { DEFAULT_SETTINGS } from '../../../src/settings/index.js';
-import { Spider } from '../../../src/spider/spider.js';
+import { Spider } from '../../../src/contracts/spider.js';
 import { TestSpider, fakeCrawler } from '../../helpers/fake-crawler.js';
 
 class BotSpider extends Spider {

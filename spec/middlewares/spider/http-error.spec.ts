@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { IgnoreRequest } from '../../../src/core/control-flow.js';
+import { IgnoreRequest } from '../../../src/contracts/control-flow.js';
 import { HttpError, HttpErrorMiddleware, isHttpError } from '../../../src/middlewares/spider/http-error.js';
-import { Spider } from '../../../src/spider/spider.js';
+import { Spider } from '../../../src/contracts/spider.js';
 import { TestSpider, fakeCrawler } from '../../helpers/fake-crawler.js';
 import { responseFor } from '../../helpers/spider-output.js';
 

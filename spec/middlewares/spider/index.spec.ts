@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { NotConfigured } from '../../../src/core/control-flow.js';
+import { NotConfigured } from '../../../src/contracts/control-flow.js';
 import { SPIDER_MIDDLEWARES_BASE } from '../../../src/middlewares/spider/index.js';
 import { DEFAULT_SETTINGS } from '../../../src/settings/default-settings.js';
 import { fakeCrawler } from '../../helpers/fake-crawler.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { Request } from '../../../src/http/request.js';
 import { LogBus } from '../../../src/log/index.js';
 import { OffsiteMiddleware, hostnameOf } from '../../../src/middlewares/spider/offsite.js';
-import { Spider } from '../../../src/spider/spider.js';
+import { Spider } from '../../../src/contracts/spider.js';
 import { MemoryStatsCollector } from '../../../src/stats/memory-stats-collector.js';
 import { TestSpider, fakeCrawler, recordLogs } from '../../helpers/fake-crawler.js';
 import { collect, outputs, responseFor } from '../../helpers/spider-output.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { NotConfigured } from '../../../src/core/control-flow.js';
+import { NotConfigured } from '../../../src/contracts/control-flow.js';
 import { Request } from '../../../src/http/request.js';
 import { UrlLengthMiddleware } from '../../../src/middlewares/spider/url-length.js';
 import { TestSpider, fakeCrawler } from '../../helpers/fake-crawler.js';

@@ -1,4 +1,4 @@
-import { loadSpiderFile, spiderName } from '../load-spider-module.js';
+import { loadSpiderFile, spiderName } from '../../project/load-module.js';
 import { defineCommand } from '../command.js';
 import { parseFeedOptions, parseSpiderArgs, runCrawl, withCrawlOptions } from '../run-crawl.js';
 

@@ -27,7 +27,7 @@ export const shellCommand = defineCommand<{ target?: string; spider?: string; re
       .option('no-redirect', { type: 'boolean', describe: 'do not follow HTTP 3xx redirects of the target' }) as never,
   async handler({ args, settings, logBus, cwd, env, project }) {
     // The console's compilers (esbuild, acorn) load only for the shell, not for every seine command.
-    const [{ ShellCrawler }, { ShellSession }, { chooseConsole }, { historyFileFor, runConsole }] = await Promise.all([
+    const [{ ShellCrawler }, { ShellSession, loadSeineModule }, { chooseConsole }, { historyFileFor, runConsole }] = await Promise.all([
       import('../../shell/shell-crawler.js'),
       import('../../shell/shell-session.js'),
       import('../../shell/console/choose-console.js'),
@@ -50,6 +50,7 @@ export const shellCommand = defineCommand<{ target?: string; spider?: string; re
       cwd,
       env,
       write: (text) => process.stdout.write(text),
+      seine: await loadSeineModule(),
     });
     try {
       await engine.open();

@@ -1,11 +1,11 @@
 import { CookieJar } from 'tough-cookie';
-import type { DownloaderMiddleware } from '../../core/components.js';
-import { NotConfigured } from '../../core/control-flow.js';
-import type { Crawler } from '../../core/crawler.js';
+import type { DownloaderMiddleware } from '../../contracts/components.js';
+import { NotConfigured } from '../../contracts/control-flow.js';
+import type { Crawler } from '../../contracts/crawler.js';
 import type { Request, RequestCookie } from '../../http/request.js';
 import type { Response } from '../../http/response.js';
 import { defaultLogBus, type Logger } from '../../log/index.js';
-import type { Spider } from '../../spider/spider.js';
+import type { Spider } from '../../contracts/spider.js';
 import type { ComponentOptions } from '../spider/component-options.js';
 
 export interface CookiesOptions extends ComponentOptions {

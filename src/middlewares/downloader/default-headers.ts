@@ -1,5 +1,5 @@
-import type { DownloaderMiddleware } from '../../core/components.js';
-import type { Crawler } from '../../core/crawler.js';
+import type { DownloaderMiddleware } from '../../contracts/components.js';
+import type { Crawler } from '../../contracts/crawler.js';
 import type { Request } from '../../http/request.js';
 
 export interface DefaultHeadersOptions {

@@ -1,7 +1,7 @@
-import type { DownloaderMiddleware } from '../../core/components.js';
-import type { Crawler } from '../../core/crawler.js';
+import type { DownloaderMiddleware } from '../../contracts/components.js';
+import type { Crawler } from '../../contracts/crawler.js';
 import type { Request } from '../../http/request.js';
-import type { Spider } from '../../spider/spider.js';
+import type { Spider } from '../../contracts/spider.js';
 import { DEFAULT_SETTINGS } from '../../settings/index.js';
 import { spiderAttribute } from './spider-attributes.js';
 

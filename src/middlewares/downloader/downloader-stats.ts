@@ -1,6 +1,6 @@
-import type { DownloaderMiddleware } from '../../core/components.js';
-import { NotConfigured } from '../../core/control-flow.js';
-import type { Crawler, StatsCollector } from '../../core/crawler.js';
+import type { DownloaderMiddleware } from '../../contracts/components.js';
+import { NotConfigured } from '../../contracts/control-flow.js';
+import type { Crawler, StatsCollector } from '../../contracts/crawler.js';
 import type { Request } from '../../http/request.js';
 import type { Response } from '../../http/response.js';
 import { NULL_STATS } from '../spider/component-options.js';

@@ -1,8 +1,8 @@
-import type { DownloaderMiddleware } from '../../core/components.js';
-import type { Crawler } from '../../core/crawler.js';
+import type { DownloaderMiddleware } from '../../contracts/components.js';
+import type { Crawler } from '../../contracts/crawler.js';
 import type { Request } from '../../http/request.js';
 import { defaultLogBus, type LogBus, type Logger } from '../../log/index.js';
-import type { Spider } from '../../spider/spider.js';
+import type { Spider } from '../../contracts/spider.js';
 import { hostnameOf, isUrlFromDomain } from './domain-match.js';
 import { spiderAttribute } from './spider-attributes.js';
 

@@ -4,12 +4,12 @@
  * may be used as it is; a storage keeps responses. HTTPCACHE_POLICY and
  * HTTPCACHE_STORAGE name a built-in one or hold a class of your own.
  */
-import type { Awaitable } from '../../core/components.js';
-import type { Crawler } from '../../core/crawler.js';
+import type { Awaitable } from '../../contracts/components.js';
+import type { Crawler } from '../../contracts/crawler.js';
 import type { Request } from '../../http/request.js';
 import type { Response } from '../../http/response.js';
 import type { Settings } from '../../settings/settings.js';
-import type { Spider } from '../../spider/spider.js';
+import type { Spider } from '../../contracts/spider.js';
 
 export interface HttpCachePolicy {
   /** May this request's response come from, and go into, the cache? */

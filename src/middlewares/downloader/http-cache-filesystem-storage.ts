@@ -2,7 +2,7 @@ import { mkdir, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
-import type { Crawler } from '../../core/crawler.js';
+import type { Crawler } from '../../contracts/crawler.js';
 import { fingerprint as requestFingerprint } from '../../http/fingerprint.js';
 import { Headers } from '../../http/headers.js';
 import type { Request } from '../../http/request.js';
@@ -10,7 +10,7 @@ import { Response } from '../../http/response.js';
 import { defaultLogBus, type LogBus, type Logger } from '../../log/index.js';
 import { dataPath } from '../../project/data-path.js';
 import { DEFAULT_SETTINGS } from '../../settings/index.js';
-import type { Spider } from '../../spider/spider.js';
+import type { Spider } from '../../contracts/spider.js';
 import type { HttpCacheStorage } from './http-cache-contracts.js';
 
 const gzipAsync = promisify(gzip);

@@ -1,4 +1,4 @@
-import type { Crawler } from '../../core/crawler.js';
+import type { Crawler } from '../../contracts/crawler.js';
 import { isRequest, type Request } from '../../http/request.js';
 import type { Response } from '../../http/response.js';
 import { DEFAULT_SETTINGS } from '../../settings/index.js';

@@ -1,11 +1,11 @@
-import type { DownloaderMiddleware } from '../../core/components.js';
-import { IgnoreRequest, NotConfigured } from '../../core/control-flow.js';
-import type { Crawler, StatsCollector } from '../../core/crawler.js';
+import type { DownloaderMiddleware } from '../../contracts/components.js';
+import { IgnoreRequest, NotConfigured } from '../../contracts/control-flow.js';
+import type { Crawler, StatsCollector } from '../../contracts/crawler.js';
 import type { Request } from '../../http/request.js';
 import { Response } from '../../http/response.js';
 import type { Settings } from '../../settings/settings.js';
 import { SettingsError } from '../../settings/settings-error.js';
-import type { Spider } from '../../spider/spider.js';
+import type { Spider } from '../../contracts/spider.js';
 import { NULL_STATS } from '../spider/component-options.js';
 import {
   buildCacheComponent,

@@ -1,6 +1,6 @@
-import type { DownloaderMiddleware } from '../../core/components.js';
-import { NotConfigured } from '../../core/control-flow.js';
-import type { Crawler } from '../../core/crawler.js';
+import type { DownloaderMiddleware } from '../../contracts/components.js';
+import { NotConfigured } from '../../contracts/control-flow.js';
+import type { Crawler } from '../../contracts/crawler.js';
 import type { Request } from '../../http/request.js';
 import { authEncoding, bypassesProxy, parseProxyUrl, proxiesFromEnv } from './proxy-config.js';
 

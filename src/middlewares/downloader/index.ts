@@ -1,4 +1,4 @@
-import type { ComponentClass, DownloaderMiddleware } from '../../core/components.js';
+import type { ComponentClass, DownloaderMiddleware } from '../../contracts/components.js';
 import { CookiesMiddleware } from './cookies.js';
 import { DefaultHeadersMiddleware } from './default-headers.js';
 import { DownloadTimeoutMiddleware } from './download-timeout.js';

@@ -1,7 +1,7 @@
-import { IgnoreRequest } from '../../core/control-flow.js';
+import { IgnoreRequest } from '../../contracts/control-flow.js';
 import type { Request } from '../../http/request.js';
 import type { Logger } from '../../log/index.js';
-import type { Spider } from '../../spider/spider.js';
+import type { Spider } from '../../contracts/spider.js';
 import { metaArray, metaNumber } from './meta-values.js';
 
 export const REDIRECT_LOGGER = 'seine.downloadermiddlewares.redirect';

@@ -1,7 +1,7 @@
-import type { StatsCollector } from '../../core/crawler.js';
+import type { StatsCollector } from '../../contracts/crawler.js';
 import type { Request } from '../../http/request.js';
 import { defaultLogBus, type Logger } from '../../log/index.js';
-import type { Spider } from '../../spider/spider.js';
+import type { Spider } from '../../contracts/spider.js';
 import { NULL_STATS } from '../spider/component-options.js';
 import { metaNumber } from './meta-values.js';
 import { retryDelayMs } from './retry-delay.js';

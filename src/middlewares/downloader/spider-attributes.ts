@@ -1,4 +1,4 @@
-import type { Spider } from '../../spider/spider.js';
+import type { Spider } from '../../contracts/spider.js';
 
 /**
  * The spider attributes the downloader middlewares read, Scrapy's in

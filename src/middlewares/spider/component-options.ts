@@ -1,4 +1,4 @@
-import type { StatsCollector } from '../../core/crawler.js';
+import type { StatsCollector } from '../../contracts/crawler.js';
 import type { LogBus } from '../../log/index.js';
 
 /**

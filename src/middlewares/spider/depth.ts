@@ -1,9 +1,9 @@
-import type { SpiderMiddleware, SpiderOutput } from '../../core/components.js';
-import type { Crawler, StatsCollector } from '../../core/crawler.js';
+import type { SpiderMiddleware, SpiderOutput } from '../../contracts/components.js';
+import type { Crawler, StatsCollector } from '../../contracts/crawler.js';
 import { isRequest } from '../../http/request.js';
 import type { Response } from '../../http/response.js';
 import { defaultLogBus, type Logger } from '../../log/index.js';
-import type { Spider } from '../../spider/spider.js';
+import type { Spider } from '../../contracts/spider.js';
 import { NULL_STATS, type ComponentOptions } from './component-options.js';
 
 export interface DepthOptions extends ComponentOptions {

@@ -5,8 +5,8 @@
  * the numbers there (HttpError 50, Offsite 500, Referer 700, UrlLength 800,
  * Depth 900, as in Scrapy 2.8).
  */
-import type { SpiderMiddleware } from '../../core/components.js';
-import type { Crawler } from '../../core/crawler.js';
+import type { SpiderMiddleware } from '../../contracts/components.js';
+import type { Crawler } from '../../contracts/crawler.js';
 import { DepthMiddleware } from './depth.js';
 import { HttpErrorMiddleware } from './http-error.js';
 import { OffsiteMiddleware } from './offsite.js';

@@ -1,7 +1,7 @@
 import type { Subscription } from 'rxjs';
-import type { SpiderMiddleware, SpiderOutput } from '../../core/components.js';
-import { NotConfigured } from '../../core/control-flow.js';
-import type { Crawler } from '../../core/crawler.js';
+import type { SpiderMiddleware, SpiderOutput } from '../../contracts/components.js';
+import { NotConfigured } from '../../contracts/control-flow.js';
+import type { Crawler } from '../../contracts/crawler.js';
 import { isRequest, safeUrl, type Request } from '../../http/request.js';
 import { Response } from '../../http/response.js';
 import { defaultLogBus, type LogBus, type Logger } from '../../log/index.js';

@@ -1,15 +1,15 @@
 import { Observable, Subject } from 'rxjs';
 import { isRequest } from '../http/request.js';
-import type { SpiderOutput } from './components.js';
+import type { SpiderOutput } from '../contracts/components.js';
 import type { EngineState } from './engine-state.js';
 import type { Ticket } from './ticket.js';
-import { isCloseSpider } from './control-flow.js';
-import { schedule } from '../operators/schedule.js';
-import { throttle } from '../operators/throttle.js';
-import { download } from '../operators/download.js';
-import { gate } from '../operators/gate.js';
-import { scrape, type Scraped } from '../operators/scrape.js';
-import { itemPipeline, type ScrapedItem } from '../operators/item-pipeline.js';
+import { isCloseSpider } from '../contracts/control-flow.js';
+import { schedule } from './schedule.js';
+import { throttle } from './throttle.js';
+import { download } from './download.js';
+import { gate } from './gate.js';
+import { scrape, type Scraped } from './scrape.js';
+import { itemPipeline, type ScrapedItem } from './item-pipeline.js';
 
 /** What the crawl asks the spider_idle handlers, and what they answered. */
 export type IdleVerdict = { keepOpen: true } | { keepOpen: false; closeReason: string | null };
@@ -116,6 +116,7 @@ export function engineFlow(state: EngineState, start: AsyncIterable<SpiderOutput
       subscriber.complete();
     };
     const idle = state.tickets.changed$.subscribe(checkIdle);
+    const fatal = state.fatal$.subscribe(fail);
 
     const startTicket = state.tickets.openStart();
     void consumeStart(state, start, hold, options)
@@ -127,6 +128,7 @@ export function engineFlow(state: EngineState, start: AsyncIterable<SpiderOutput
       state.abort.abort();
       if (recheck !== null) clearTimeout(recheck);
       idle.unsubscribe();
+      fatal.unsubscribe();
       scraped.unsubscribe();
       itemsOut.unsubscribe();
       committed?.unsubscribe();

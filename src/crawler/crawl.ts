@@ -3,10 +3,10 @@ import type { Item, Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
 import type { LogEvent } from '../log/index.js';
 import { LogBus } from '../log/index.js';
-import type { SpiderClass } from '../spider/spider.js';
-import type { Crawler, StatsCollector } from './crawler.js';
+import type { SpiderClass } from '../contracts/spider.js';
+import type { Crawler, StatsCollector } from '../contracts/crawler.js';
 import { CrawlerImpl, type CrawlerOptions } from './crawler-impl.js';
-import type { CrawlEvent } from './events.js';
+import type { CrawlEvent } from '../contracts/events.js';
 
 type Signal = { kind: 'event'; event: CrawlEvent } | { kind: 'log'; log: LogEvent };
 

@@ -1,7 +1,7 @@
 import { Request, isRequest } from '../http/request.js';
 import { Response } from '../http/response.js';
-import type { Spider } from '../spider/spider.js';
-import type { DownloaderMiddleware } from './components.js';
+import type { Spider } from '../contracts/spider.js';
+import type { DownloaderMiddleware } from '../contracts/components.js';
 
 /** What the download path gives for one request: a response, a new request to schedule instead, or an error. */
 export type DownloadOutcome =
@@ -9,8 +9,9 @@ export type DownloadOutcome =
   | { kind: 'request'; request: Request; next: Request }
   | { kind: 'error'; request: Request; error: Error };
 
-/** The meta key of a download's latency in seconds, as Scrapy's `download_latency` (AutoThrottle reads it). */
-export const DOWNLOAD_LATENCY = 'download_latency';
+import { DOWNLOAD_LATENCY } from '../http/request-meta.js';
+
+export { DOWNLOAD_LATENCY };
 
 /**
  * The fetch as Scrapy's downloader runs its download handler: a response

@@ -1,10 +1,10 @@
 import type { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
-import type { Spider, SpiderClass } from '../spider/spider.js';
-import type { ComponentClass, DownloaderMiddleware, Extension, ItemPipeline, SpiderMiddleware, SpiderOutput } from './components.js';
-import type { Crawler, StatsCollector } from './crawler.js';
+import type { Spider, SpiderClass } from '../contracts/spider.js';
+import type { ComponentClass, DownloaderMiddleware, Extension, ItemPipeline, SpiderMiddleware, SpiderOutput } from '../contracts/components.js';
+import type { Crawler, StatsCollector } from '../contracts/crawler.js';
 import type { CrawlerImpl } from './crawler-impl.js';
-import type { EngineScheduler, EngineSlots } from './engine-state.js';
+import type { EngineScheduler, EngineSlots } from '../operators/engine-state.js';
 
 /**
  * The parts a crawl is assembled from. The defaults are seine's built-ins;

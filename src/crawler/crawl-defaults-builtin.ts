@@ -1,6 +1,6 @@
 import type { Request } from '../http/request.js';
 import { fingerprint } from '../http/fingerprint.js';
-import { createSpider } from '../spider/create-spider.js';
+import { createSpider } from '../contracts/create-spider.js';
 import { createGotFetch, gotFetchOptionsFromSettings } from '../download/fetch-got.js';
 import { MemoryStatsCollector } from '../stats/index.js';
 import { Scheduler } from '../scheduler/index.js';
@@ -15,7 +15,7 @@ import { TelnetConsole } from '../extensions/telnet-console.js';
 import { AutoThrottle } from '../extensions/auto-throttle.js';
 import { MemoryUsage } from '../extensions/memory-usage.js';
 import { SpiderState } from '../extensions/spider-state.js';
-import type { ComponentClass, DownloaderMiddleware, Extension, ItemPipeline, SpiderMiddleware } from './components.js';
+import type { ComponentClass, DownloaderMiddleware, Extension, ItemPipeline, SpiderMiddleware } from '../contracts/components.js';
 import { startThrough, type CrawlDefaults } from './crawl-defaults.js';
 
 /** The slots a crawler's scheduler and throttle share (the DownloaderAwarePriorityQueue reads them). */

@@ -4,21 +4,21 @@ import { LogBus, type LogLevel } from '../log/index.js';
 import { countLogEvents } from '../stats/index.js';
 import type { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
-import type { Spider, SpiderClass } from '../spider/spider.js';
-import type { DownloaderMiddleware, Extension, ItemPipeline, SpiderMiddleware } from './components.js';
-import type { Crawler, StatsCollector } from './crawler.js';
-import type { CrawlEvent } from './events.js';
-import { EngineState } from './engine-state.js';
-import { engineFlow, type IdleVerdict } from './engine.js';
+import type { Spider, SpiderClass } from '../contracts/spider.js';
+import type { DownloaderMiddleware, Extension, ItemPipeline, SpiderMiddleware } from '../contracts/components.js';
+import type { Crawler, StatsCollector } from '../contracts/crawler.js';
+import type { CrawlEvent } from '../contracts/events.js';
+import { EngineState } from '../operators/engine-state.js';
+import { engineFlow, type IdleVerdict } from '../operators/engine.js';
 import { logLineFor } from './log-formatter.js';
-import { downloadThrough, measuredFetch } from './downloader-chain.js';
+import { downloadThrough, measuredFetch } from '../operators/downloader-chain.js';
 import { DownloadSlots } from '../throttle/download-slots.js';
 import { buildComponents, orderedComponents, type ComponentOrderMap } from './component-list.js';
 import { FeedExporter, resolveFeeds, type FeedSpec } from '../feeds/index.js';
 import { CRAWL_DEFAULTS, type CrawlDefaults } from './crawl-defaults.js';
 import { CrawlFailedError } from './crawl-errors.js';
-import { isCloseSpider, isDontCloseSpider } from './control-flow.js';
-import { Signals } from './signals.js';
+import { isCloseSpider, isDontCloseSpider } from '../contracts/control-flow.js';
+import { Signals } from '../contracts/signals.js';
 
 /**
  * A component list as the user gave it. `settings.get` reads a dict setting

@@ -1,7 +1,7 @@
 import type { Observable } from 'rxjs';
 import type { Settings } from '../settings/index.js';
 import type { LogBus } from '../log/index.js';
-import type { Spider } from '../spider/spider.js';
+import type { Spider } from './spider.js';
 import type { DownloadSlots } from '../throttle/download-slots.js';
 import type { Request } from '../http/request.js';
 import type { CrawlEvent } from './events.js';

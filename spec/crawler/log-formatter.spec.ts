@@ -1,6 +1,6 @@
 /** The `Crawled` line as Scrapy's LogFormatter.crawled writes it, flags included. */
 import { describe, expect, it } from '@jest/globals';
-import { logLineFor } from '../../src/core/log-formatter.js';
+import { logLineFor } from '../../src/crawler/log-formatter.js';
 import { Request } from '../../src/http/request.js';
 import { Response } from '../../src/http/response.js';
 

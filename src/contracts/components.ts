@@ -1,6 +1,6 @@
 import type { Request, Item } from '../http/request.js';
 import type { Response } from '../http/response.js';
-import type { Spider } from '../spider/spider.js';
+import type { Spider } from './spider.js';
 import type { Crawler } from './crawler.js';
 
 /**

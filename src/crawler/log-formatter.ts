@@ -1,5 +1,5 @@
 import type { LogLevel } from '../log/index.js';
-import type { CrawlEvent } from './events.js';
+import type { CrawlEvent } from '../contracts/events.js';
 import { pythonRepr } from '../selector/python-format.js';
 
 export interface LogLine {

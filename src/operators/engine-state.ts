@@ -1,11 +1,11 @@
 import { BehaviorSubject, Subject } from 'rxjs';
 import type { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
-import type { Spider } from '../spider/spider.js';
+import type { Spider } from '../contracts/spider.js';
 import type { Settings } from '../settings/index.js';
-import type { DownloaderMiddleware, ItemPipeline, SpiderMiddleware } from './components.js';
-import type { Crawler } from './crawler.js';
-import type { CrawlEvent, DropReason } from './events.js';
+import type { DownloaderMiddleware, ItemPipeline, SpiderMiddleware } from '../contracts/components.js';
+import type { Crawler } from '../contracts/crawler.js';
+import type { CrawlEvent, DropReason } from '../contracts/events.js';
 import { TicketBook, type Ticket } from './ticket.js';
 
 /** The scheduler as the engine drives it (src/scheduler implements it). */
@@ -73,6 +73,8 @@ export class EngineState {
   readonly paused$ = new BehaviorSubject<boolean>(false);
   /** Every request on its way to the scheduler: the spider's start, callbacks, redirects and retries. */
   readonly requests$ = new Subject<Request>();
+  /** Faults of the engine itself, raised where no stage can handle them: the flow errors with the first. */
+  readonly fatal$ = new Subject<unknown>();
   /** Requests between the start and the end of their download, for the telnet console's `est()`. */
   readonly downloading = new Set<Request>();
   readonly maxActive: number;
@@ -98,8 +100,15 @@ export class EngineState {
     this.commitPerTicket = options.commitPerTicket ?? false;
     const onTicketClosed = options.onTicketClosed;
     this.tickets = new TicketBook((ticket) => {
-      if (ticket.request !== null) scheduler.acknowledge?.(ticket.request, ticket.outcome ?? 'failed');
-      onTicketClosed?.(ticket);
+      try {
+        if (ticket.request !== null) scheduler.acknowledge?.(ticket.request, ticket.outcome ?? 'failed');
+        onTicketClosed?.(ticket);
+      } catch (error) {
+        // A journal that cannot record a finished request (a full disk) makes the crawl's record
+        // unreliable: the engine fails, and the crawler closes cleanly. The stage that closed the
+        // ticket goes on as if nothing happened, so it cannot hang on the throw.
+        this.fatal$.next(error);
+      }
     });
   }
 

@@ -1,6 +1,6 @@
 import type { Request, Item } from '../http/request.js';
 import type { Response } from '../http/response.js';
-import type { Spider } from '../spider/spider.js';
+import type { Spider } from './spider.js';
 
 /**
  * Why a request was not crawled (`request_dropped`): a duplicate in the

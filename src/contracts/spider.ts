@@ -4,7 +4,7 @@ import { InvalidUrlError } from '../http/http-errors.js';
 import { Request, type CallbackResult, type RequestOptions } from '../http/request.js';
 import { invalidLinkMessage, setInvalidLinkHandler, type Response } from '../http/response.js';
 import { defaultLogBus, type Logger } from '../log/index.js';
-import type { Crawler } from '../core/crawler.js';
+import type { Crawler } from './crawler.js';
 import { SpiderDefinitionError } from './spider-errors.js';
 
 const SPIDER_BRAND = Symbol.for('seine.Spider');

@@ -1,6 +1,6 @@
-import { NotConfigured } from './control-flow.js';
-import type { ComponentClass } from './components.js';
-import type { Crawler } from './crawler.js';
+import { NotConfigured } from '../contracts/control-flow.js';
+import type { ComponentClass } from '../contracts/components.js';
+import type { Crawler } from '../contracts/crawler.js';
 import { SeineError } from '../errors/seine-error.js';
 
 /**

@@ -1,8 +1,8 @@
 import type { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
-import type { Spider } from '../spider/spider.js';
-import type { SpiderMiddleware, SpiderOutput } from './components.js';
-import { callbackOutputs } from './callback-output.js';
+import type { Spider } from '../contracts/spider.js';
+import type { SpiderMiddleware, SpiderOutput } from '../contracts/components.js';
+import { callbackOutputs } from '../contracts/callback-output.js';
 import { asError } from './downloader-chain.js';
 
 /**
