@@ -1,8 +1,8 @@
 /**
  * The folders of src/ form layers (docs/architecture.md, "The folders"): no
  * import cycle between folders, the contracts at the bottom import no
- * component, the engine imports no assembly, and only the assemblies import
- * the crawler. Read from the import statements of src/ itself.
+ * component, the engine imports nothing above the contracts, and only the
+ * assemblies import the crawler. Read from the import statements of src/.
  */
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
@@ -70,6 +70,15 @@ describe('the folders of src/ form layers', () => {
 
   it('contracts (component interfaces, Crawler, events, control flow, Spider) import only the foundations below them', () => {
     expect(importsOf('contracts/')).toEqual(['errors/', 'http/', 'log/', 'settings/', 'throttle/']);
+  });
+
+  it('the engine (the stages beside the chains they drive) imports only the contracts and the foundations under them', () => {
+    expect(importsOf('engine/')).toEqual(['contracts/', 'http/', 'settings/']);
+  });
+
+  it('the engine is imported only by the crawler and by seine/operators', () => {
+    const importers = [...graph].filter(([, edges]) => edges.has('engine/')).map(([unit]) => unit).sort();
+    expect(importers).toEqual(['crawler/', 'operators/']);
   });
 
   it('settings import no component (feeds, middlewares): the bottom knows nothing above it', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { Response, releaseDocument } from '../../src/http/response.js';
 
 // The engine drops a response's parsed document when its callback is done
-// (src/operators/scrape.ts); a response used afterwards must still answer.
+// (src/engine/scrape.ts); a response used afterwards must still answer.
 describe('releaseDocument', () => {
   const page = '<html><body><a href="/a">A</a><a href="/b">B</a><p>text</p></body></html>';
 

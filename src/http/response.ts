@@ -55,7 +55,7 @@ export function isResponse(value: unknown): value is Response {
 /**
  * Drops the response's parsed document (the Selector that `css()`, `xpath()`
  * and `selector` share); the next use parses the body again. The engine
- * calls it when a callback and its outputs are done (src/operators/scrape.ts).
+ * calls it when a callback and its outputs are done (src/engine/scrape.ts).
  */
 export let releaseDocument: (response: Response) => void;
 

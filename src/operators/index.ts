@@ -15,15 +15,15 @@ export { dedupe, robots, downloadWith, type DedupeOptions, type RobotsOptions, t
 export { feedSink, FeedError, type FeedSinkOptions } from './feed-sink.js';
 
 // The engine's stages, in the order docs/architecture.md numbers them, and the per-run state they share.
-export { schedule } from './schedule.js';
-export { throttle } from './throttle.js';
-export { download, type DownloadedTicket } from './download.js';
-export { gate } from './gate.js';
-export { scrape, type Scraped } from './scrape.js';
-export { itemPipeline, type ScrapedItem } from './item-pipeline.js';
-export { EngineState, type EngineScheduler, type EngineSlots, type EngineOptions } from './engine-state.js';
-export { Ticket, TicketBook, type TicketPhase, type TicketOutcome } from './ticket.js';
-export type { DownloadOutcome } from './downloader-chain.js';
+export { schedule } from '../engine/schedule.js';
+export { throttle } from '../engine/throttle.js';
+export { download, type DownloadedTicket } from '../engine/download.js';
+export { gate } from '../engine/gate.js';
+export { scrape, type Scraped } from '../engine/scrape.js';
+export { itemPipeline, type ScrapedItem } from '../engine/item-pipeline.js';
+export { EngineState, type EngineScheduler, type EngineSlots, type EngineOptions } from '../engine/engine-state.js';
+export { Ticket, TicketBook, type TicketPhase, type TicketOutcome } from '../engine/ticket.js';
+export type { DownloadOutcome } from '../engine/downloader-chain.js';
 
 // The components the stages are built on, each with a plain constructor of typed options. Named one by
 // one: the folders' helpers (setting readers, meta-key names, stats stubs) are not part of the API.

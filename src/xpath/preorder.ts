@@ -18,7 +18,7 @@
  * key alive, so every parsed page survived each minor GC until the next full
  * one. In `npm run bench:crawl` that promoted ~320 MB of dead DOM trees per
  * 2,000 pages (`--trace-gc-nvp`, together with releasing the response's
- * document after its callback, src/operators/scrape.ts); a loop parsing the
+ * document after its callback, src/engine/scrape.ts); a loop parsing the
  * same page 3,000 times promoted 560 MB with the WeakMap and 2.4 MB without.
  */
 import type { DomNode } from '../dom/node.js';

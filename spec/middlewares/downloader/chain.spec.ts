@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { DownloaderMiddleware } from '../../../src/contracts/components.js';
 import { buildComponents, orderedComponents, type ComponentOrderMap } from '../../../src/crawler/component-list.js';
-import { downloadThrough, type DownloadOutcome } from '../../../src/operators/downloader-chain.js';
+import { downloadThrough, type DownloadOutcome } from '../../../src/engine/downloader-chain.js';
 import { Request } from '../../../src/http/request.js';
 import { Response } from '../../../src/http/response.js';
 import { DOWNLOADER_MIDDLEWARES_BASE } from '../../../src/middlewares/downloader/index.js';

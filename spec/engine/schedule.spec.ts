@@ -3,7 +3,7 @@ import { schedule, type Ticket } from '../../src/operators/index.js';
 import { ArrayScheduler, makeState, pathOf, req, ticketLine, type StateParts } from './fakes.js';
 
 /**
- * Stage 2 (src/operators/schedule.ts) alone, fed through `state.requests$`
+ * Stage 2 (src/engine/schedule.ts) alone, fed through `state.requests$`
  * as the engine feeds it.
  *
  * Virtual time: the stage hands requests out on a global `setImmediate`

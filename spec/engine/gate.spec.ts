@@ -5,7 +5,7 @@ import { gate } from '../../src/operators/index.js';
 import { makeState } from './fakes.js';
 
 /**
- * The gate (src/operators/gate.ts) alone, in marbles. It has no timer of its
+ * The gate (src/engine/gate.ts) alone, in marbles. It has no timer of its
  * own: it reacts to its source and to `state.paused$`, both synchronous, so
  * TestScheduler's run mode drives it entirely in virtual time. A hot
  * `control` observable pauses (`p`) and resumes (`r`) the engine at given

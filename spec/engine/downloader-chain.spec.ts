@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { DOWNLOAD_LATENCY, measuredFetch } from '../../src/operators/downloader-chain.js';
+import { DOWNLOAD_LATENCY, measuredFetch } from '../../src/engine/downloader-chain.js';
 import { Request } from '../../src/http/request.js';
 import { Response } from '../../src/http/response.js';
 

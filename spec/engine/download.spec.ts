@@ -7,7 +7,7 @@ import { CloseSpider, IgnoreRequest, Request, type DownloaderMiddleware, type Re
 import { ArrayScheduler, FakeSlots, closeHookScenario, deferred, makeState, okResponse, pathOf, req, settleAll, type Deferred, type StateParts } from './fakes.js';
 
 /**
- * Stage 4 (src/operators/download.ts) alone. Downloads are promises, which
+ * Stage 4 (src/engine/download.ts) alone. Downloads are promises, which
  * no virtual clock can settle (TestScheduler's run mode and fake timers
  * leave promise jobs alone), so these tests use real time: the fake fetch
  * returns a deferred per request that the test resolves or rejects, and
@@ -212,7 +212,7 @@ describe('download: outcomes', () => {
 });
 
 describe('download: a ticket that cannot close', () => {
-  // A bug this test found, now fixed (src/operators/download.ts:48-57): a ticket whose request a middleware replaced (or
+  // A bug this test found, now fixed (src/engine/download.ts:48-57): a ticket whose request a middleware replaced (or
   // that met a CloseSpider) is settled inside the `.then` of a `void` promise. When closing the
   // ticket throws (the scheduler's acknowledge, i.e. a JOBDIR journal write, or
   // EngineOptions.onTicketClosed), the throw escapes: `subscriber.complete()` never runs, so

@@ -5,7 +5,7 @@ import type { Request } from '../../src/index.js';
 import { FakeSlots, makeState, pathOf, req } from './fakes.js';
 
 /**
- * Stage 3 (src/operators/throttle.ts) alone.
+ * Stage 3 (src/engine/throttle.ts) alone.
  *
  * Virtual time: the stage waits with the global `setTimeout` and reads the
  * clock through `state.now`. TestScheduler's run mode would not help: it
@@ -178,7 +178,7 @@ describe('throttle: completion', () => {
     expect(t.errors).toEqual([failure]);
   });
 
-  // A bug this test found, now fixed (src/operators/throttle.ts:50-56): the stage subscribes to its source with `next` and
+  // A bug this test found, now fixed (src/engine/throttle.ts:50-56): the stage subscribes to its source with `next` and
   // `error` only, so its source's completion is lost and the stage never completes, even with
   // nothing waiting. Inside the engine this never shows (schedule, its source, never completes),
   // but the stage is exported (seine/operators) for flows users assemble, where
@@ -259,7 +259,7 @@ describe('throttle: teardown', () => {
     expect(t.state.paused$.observed).toBe(false);
   });
 
-  // A bug this test found, now fixed (src/operators/throttle.ts, release(): `timer = setTimeout(release, …)` after the loop):
+  // A bug this test found, now fixed (src/engine/throttle.ts, release(): `timer = setTimeout(release, …)` after the loop):
   // /bad throws while /slow waits; settling /bad emits tickets.changed$, which re-enters
   // release() inside the running one. The inner call sets a timer for /slow, then the outer
   // call overwrites `timer` with a second one without clearing the first. Teardown clears only

@@ -63,7 +63,7 @@ export interface EngineOptions {
 /**
  * Crawl-lifetime state, created once per run and handed to every stage:
  * nothing crawl-wide lives in module scope. The open tickets decide the
- * crawl's concurrency and its end (src/core/ticket.ts).
+ * crawl's concurrency and its end (src/engine/ticket.ts).
  */
 export class EngineState {
   readonly tickets: TicketBook;

@@ -5,7 +5,7 @@ import type { Ticket } from './ticket.js';
 
 /**
  * Stage 2, scheduler: enqueues every request and hands them out by priority
- * as tickets (src/core/ticket.ts) while fewer than CONCURRENT_REQUESTS
+ * as tickets (src/engine/ticket.ts) while fewer than CONCURRENT_REQUESTS
  * tickets are active, the gate is open and the crawl is not closing.
  *
  * Drops (each a `request_dropped` event): duplicates (`duplicate`, with the

@@ -5,7 +5,7 @@ import { CloseSpider, DropItem, type Item, type ItemPipeline, type Response } fr
 import { closeHookScenario, deferred, makeState, okResponse, pathOf, req, settleAll, type Deferred, type Harness } from './fakes.js';
 
 /**
- * Stage 6 (src/operators/item-pipeline.ts) alone. processItem is awaited,
+ * Stage 6 (src/engine/item-pipeline.ts) alone. processItem is awaited,
  * and no virtual clock settles promises, so these tests use real time:
  * pipelines return deferreds the test resolves, `settleAll()` lets the
  * stage run, a finite input is collected with `lastValueFrom(… toArray())`.
@@ -268,7 +268,7 @@ describe('item pipeline: CONCURRENT_ITEMS', () => {
 });
 
 describe('item pipeline: a ticket that cannot close', () => {
-  // A bug this test found, now fixed (src/operators/item-pipeline.ts:41-45): the item's hold is released in the `finally`
+  // A bug this test found, now fixed (src/engine/item-pipeline.ts:41-45): the item's hold is released in the `finally`
   // of a `void (async () => …)()`. When that release closes the ticket and closing throws
   // (the scheduler's acknowledge, i.e. a JOBDIR journal write, or EngineOptions.onTicketClosed),
   // the throw escapes the promise: `subscriber.complete()` never runs, so the item's inner

@@ -177,7 +177,7 @@ async function consumeStart(
         state.tickets.settle(ticket, 'done');
       }
       // The scheduler starts queued requests on the next turn of the event
-      // loop (src/operators/schedule.ts); without this wait the active count
+      // loop (src/engine/schedule.ts); without this wait the active count
       // would not have grown yet and the whole start would be drained at once.
       if (state.scheduler.hasPending()) await new Promise<void>((resolve) => setImmediate(resolve));
       while (state.active >= state.maxActive && state.scheduler.hasPending() && state.closeReason === null) {

@@ -5,7 +5,7 @@ import { CloseSpider, IgnoreRequest, Request, type Response, type SpiderMiddlewa
 import { closeHookScenario, deferred, makeState, okResponse, pathOf, req, settleAll, type Harness, type StateParts } from './fakes.js';
 
 /**
- * Stage 5 (src/operators/scrape.ts) alone. Callbacks run as promises and
+ * Stage 5 (src/engine/scrape.ts) alone. Callbacks run as promises and
  * async iterables, which no virtual clock settles, so these tests use real
  * time: a finite input is collected with `lastValueFrom(… toArray())`
  * (the stage completes once every callback has), and `settleAll()` lets
@@ -300,7 +300,7 @@ describe('scrape: failed downloads', () => {
 });
 
 describe('scrape: a ticket that cannot close', () => {
-  // A bug this test found, now fixed (src/operators/scrape.ts:77-78): the ticket is settled in the `finally` of the
+  // A bug this test found, now fixed (src/engine/scrape.ts:77-78): the ticket is settled in the `finally` of the
   // callback's `void (async () => …)()`. When closing the ticket throws (the scheduler's
   // acknowledge, i.e. a JOBDIR journal write, or EngineOptions.onTicketClosed), the throw
   // escapes that promise: `subscriber.complete()` on the next line never runs, so the
