@@ -197,6 +197,25 @@ describe('a fault of the engine itself', () => {
   });
 });
 
+describe('an observer of crawler.events$ that throws', () => {
+  it('is one ERROR line and a stat, and the crawl goes on (RxJS would rethrow it from a timer and end the process)', async () => {
+    class Nosy {
+      static fromCrawler(crawler: import('../../src/index.js').Crawler) {
+        crawler.events$.subscribe((event) => {
+          if (event.type === 'response_received') throw new Error('nosy extension broke');
+        });
+        return new Nosy();
+      }
+    }
+    const result = await runFully(pagesSpider('nosy'), { EXTENSIONS: new Map<unknown, number>([[Nosy, 500]]) });
+    expect(result.error).toBeNull();
+    expect(result.stats['item_scraped_count']).toBe(6);
+    expect(result.lines.filter((line) => line.startsWith('ERROR'))).toEqual(Array(3).fill('ERROR: Error in an observer of crawler.events$: nosy extension broke'));
+    expect(result.stats['observer_errors']).toBe(3);
+    expect(result.lines.at(-1)).toBe('INFO: Spider closed (finished)');
+  });
+});
+
 describe('CloseSpider closes the crawl with its reason', () => {
   const expectClosedWith = (result: { stats: Record<string, unknown>; lines: string[] }, reason: string) => {
     expect(result.stats['finish_reason']).toBe(reason);

@@ -1,4 +1,4 @@
-import { Subject, lastValueFrom, tap, type Observable } from 'rxjs';
+import { Subject, config as rxjsConfig, lastValueFrom, tap, type Observable } from 'rxjs';
 import { Settings } from '../settings/index.js';
 import { LogBus, type LogLevel } from '../log/index.js';
 import { countLogEvents } from '../stats/index.js';
@@ -243,6 +243,7 @@ export class CrawlerImpl implements Crawler {
     const components = [...this.#extensions, ...downloaderMws, ...spiderMws, ...pipelines];
     // Scrapy's order: the engine says `Spider opened`, then extensions react (LogStats's first
     // line), then the telnet console, which opens last, says where it listens.
+    rxjsConfig.onUnhandledError ??= this.#observerError;
     const engineLog = this.logBus.getLogger('seine.core.engine');
     engineLog.info('Spider opened');
     this.emit({ type: 'engine_started' });
@@ -287,9 +288,23 @@ export class CrawlerImpl implements Crawler {
 
     const reason = failure === null ? (state.closeReason ?? 'finished') : (state.closeReason ?? 'open_failed');
     await this.#close(reason, opened, feeds);
+    // RxJS reports an observer's error from a timer: errors raised before the close still come after it.
+    setTimeout(() => {
+      if (rxjsConfig.onUnhandledError === this.#observerError) rxjsConfig.onUnhandledError = null;
+    }, 0).unref();
     if (failure !== null) throw failure;
     return reason;
   }
+
+  /**
+   * An observer of `events$` that throws (an extension's subscription) is caught by RxJS, which
+   * rethrows it later from a timer, killing the process with a stack trace. While this crawl runs,
+   * and unless the process set a handler of its own, such an error is one ERROR line instead.
+   */
+  readonly #observerError = (error: unknown): void => {
+    this.stats.inc('observer_errors');
+    this.logBus.getLogger('seine.core.engine').error(`Error in an observer of crawler.events$: ${messageOf(error)}`);
+  };
 
   /**
    * Scrapy's close_spider: every step runs even when an earlier one failed,
@@ -304,6 +319,9 @@ export class CrawlerImpl implements Crawler {
         engineLog.error(`${what} failed while closing the spider: ${messageOf(error)}`);
       }
     };
+    // Errors that observers of events$ threw are reported by RxJS from timers: let them arrive (and be
+    // logged, counted) before the close, rather than after the log and the stats are done.
+    await new Promise<void>((resolve) => setTimeout(resolve, 0));
     engineLog.info(`Closing spider (${reason})`);
     for (const component of opened) await step(`${componentName(component)}.closeSpider`, () => component.closeSpider?.(this.spider, reason));
     await step('Finalising the feeds', () => feeds.close()); // Scrapy's FeedExporter closes on spider_closed: `Stored … feed` comes before the stats dump
