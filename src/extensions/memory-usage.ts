@@ -11,6 +11,9 @@ export const MEMUSAGE_LOGGER = 'seine.extensions.memusage';
 
 const MIB = 1024 * 1024;
 
+/** How often the peak is read against MEMUSAGE_LIMIT_MB and MEMUSAGE_WARNING_MB. */
+const CHECK_EVERY_MS = 1000;
+
 /**
  * The process's peak resident set size in bytes, what Scrapy reads from
  * `getrusage().ru_maxrss`. Node reports maxRSS in kilobytes on every
@@ -35,17 +38,24 @@ export interface MemoryUsageOptions {
   readonly logger?: Logger;
   /** Measures the peak memory in bytes; default peakRssBytes. */
   readonly measure?: () => number;
+  /** Milliseconds between two reads against the limit and the warning level; default 1000. */
+  readonly checkEveryMs?: number;
 }
 
 /**
  * Scrapy's MemoryUsage extension. When the engine starts it records
- * `memusage/startup`, then checks now and every MEMUSAGE_CHECK_INTERVAL_SECONDS:
- * `memusage/max` keeps the peak; above MEMUSAGE_LIMIT_MB it logs an error,
- * sets `memusage/limit_reached` and closes the spider with
- * `memusage_exceeded` (below it, each check logs the peak at INFO); above
- * MEMUSAGE_WARNING_MB it warns once and sets `memusage/warning_reached`.
- * The timer is unref'd, so it never keeps a finished crawl's process alive,
- * and cleared when the spider closes.
+ * `memusage/startup`; then, every second, it reads the process's peak RSS
+ * (the kernel's high-water mark, so a spike between two reads is not
+ * missed): `memusage/max` keeps it; above MEMUSAGE_LIMIT_MB it logs an
+ * error, sets `memusage/limit_reached` and closes the spider with
+ * `memusage_exceeded`; above MEMUSAGE_WARNING_MB it warns once and sets
+ * `memusage/warning_reached`. Every MEMUSAGE_CHECK_INTERVAL_SECONDS, below
+ * the limit, it logs the peak at INFO (Scrapy's cadence). When the spider
+ * closes, `memusage/max` is read a last time, so it is the crawl's real
+ * peak. Scrapy checks only every MEMUSAGE_CHECK_INTERVAL_SECONDS (60 s):
+ * reading the peak costs one getrusage call, so seine checks each second.
+ * The timers are unref'd, so they never keep a finished crawl's process
+ * alive, and cleared when the spider closes.
  */
 export class MemoryUsage implements Extension {
   readonly #options: MemoryUsageOptions;
@@ -53,6 +63,7 @@ export class MemoryUsage implements Extension {
   readonly #measure: () => number;
   readonly intervalSeconds: number;
   #timer: ReturnType<typeof setInterval> | undefined;
+  #reportTimer: ReturnType<typeof setInterval> | undefined;
   #events: Subscription | undefined;
   #warned = false;
   #limitReached = false;
@@ -66,7 +77,7 @@ export class MemoryUsage implements Extension {
   }
 
   /** Reads MEMUSAGE_*; NotConfigured when MEMUSAGE_ENABLED is off. Starts on `engine_started`. */
-  static fromCrawler(crawler: Pick<Crawler, 'settings' | 'stats' | 'logBus' | 'events$' | 'close'>, options: Pick<MemoryUsageOptions, 'measure'> = {}): MemoryUsage {
+  static fromCrawler(crawler: Pick<Crawler, 'settings' | 'stats' | 'logBus' | 'events$' | 'close'>, options: Pick<MemoryUsageOptions, 'measure' | 'checkEveryMs'> = {}): MemoryUsage {
     const { settings } = crawler;
     if (!settings.getBool('MEMUSAGE_ENABLED')) throw new NotConfigured('MEMUSAGE_ENABLED is off');
     const off = 'use 0 to turn it off';
@@ -96,44 +107,55 @@ export class MemoryUsage implements Extension {
     return extension;
   }
 
-  /** Records `memusage/startup`, checks now and then every interval; a second call does nothing. */
+  /** Records `memusage/startup`, checks now, then every second (and reports every interval); a second call does nothing. */
   start(): void {
     if (this.#timer !== undefined) return;
     this.#options.stats.set('memusage/startup', this.#measure());
-    this.#timer = setInterval(() => this.check(), this.intervalSeconds * 1000);
+    this.#timer = setInterval(() => this.check(), this.#options.checkEveryMs ?? CHECK_EVERY_MS);
     this.#timer.unref();
+    this.#reportTimer = setInterval(() => this.report(), this.intervalSeconds * 1000);
+    this.#reportTimer.unref();
     this.check();
+    this.report();
   }
 
-  /** Clears the timer and stops listening; the checks end here. */
+  /** Reads the peak a last time (the crawl's real `memusage/max`), clears the timers and stops listening. */
   stop(): void {
-    if (this.#timer !== undefined) clearInterval(this.#timer);
+    if (this.#timer !== undefined) {
+      clearInterval(this.#timer);
+      clearInterval(this.#reportTimer);
+      this.#timer = undefined;
+      this.#options.stats.max('memusage/max', this.#measure());
+    }
     this.#events?.unsubscribe();
   }
 
-  /** One round of Scrapy's three loops, in their order: update the peak, check the limit, check the warning level. */
+  /** Scrapy's three loops, in their order: update the peak, check the limit, check the warning level. */
   check(): void {
     const { stats, limitBytes = 0, warningBytes = 0 } = this.#options;
-    stats.max('memusage/max', this.#measure());
-    if (limitBytes > 0 && !this.#limitReached) this.#checkLimit(limitBytes);
-    if (warningBytes > 0 && !this.#warned) this.#checkWarning(warningBytes);
-  }
-
-  #checkLimit(limitBytes: number): void {
     const peak = this.#measure();
-    if (peak > limitBytes) {
-      // Once is enough: the spider is already closing, and Scrapy's next round would only repeat the line.
-      this.#limitReached = true;
-      this.#options.stats.set('memusage/limit_reached', 1);
-      this.#logger.error(`Memory usage exceeded ${Math.trunc(limitBytes / MIB)}MiB. Shutting down seine...`);
-      this.#options.close('memusage_exceeded');
-    } else {
-      this.#logger.info(`Peak memory usage is ${Math.trunc(peak / MIB)}MiB`);
-    }
+    stats.max('memusage/max', peak);
+    if (limitBytes > 0 && !this.#limitReached) this.#checkLimit(limitBytes, peak);
+    if (warningBytes > 0 && !this.#warned) this.#checkWarning(warningBytes, peak);
   }
 
-  #checkWarning(warningBytes: number): void {
-    if (this.#measure() <= warningBytes) return;
+  /** Scrapy's `Peak memory usage is N MiB` at each interval while a limit is set and not reached. */
+  report(): void {
+    const { limitBytes = 0 } = this.#options;
+    if (limitBytes > 0 && !this.#limitReached) this.#logger.info(`Peak memory usage is ${Math.trunc(this.#measure() / MIB)}MiB`);
+  }
+
+  #checkLimit(limitBytes: number, peak: number): void {
+    if (peak <= limitBytes) return;
+    // Once is enough: the spider is already closing, and Scrapy's next round would only repeat the line.
+    this.#limitReached = true;
+    this.#options.stats.set('memusage/limit_reached', 1);
+    this.#logger.error(`Memory usage exceeded ${Math.trunc(limitBytes / MIB)}MiB. Shutting down seine...`);
+    this.#options.close('memusage_exceeded');
+  }
+
+  #checkWarning(warningBytes: number, peak: number): void {
+    if (peak <= warningBytes) return;
     this.#warned = true;
     this.#options.stats.set('memusage/warning_reached', 1);
     this.#logger.warning(`Memory usage reached ${Math.trunc(warningBytes / MIB)}MiB`);
