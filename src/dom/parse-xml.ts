@@ -17,6 +17,13 @@ const XML_NS = 'http://www.w3.org/XML/1998/namespace';
 class XmlTreeBuilder implements TokenizerCallbacks {
   readonly doc = new DomNode(DOCUMENT, '', '');
   private readonly stack: DomNode[] = [];
+  /**
+   * The namespace bindings in scope at each open element (prefix → URI),
+   * shared with the parent unless the element declares some: looking a
+   * prefix up by walking the ancestors cost O(depth) per element, minutes on
+   * a document nested 100,000 deep.
+   */
+  private readonly scopes: Array<ReadonlyMap<string, string>> = [];
   private text = '';
   private tagName = '';
   private rawAttrs: Array<[string, string]> = [];
@@ -63,6 +70,7 @@ class XmlTreeBuilder implements TokenizerCallbacks {
     for (let i = this.stack.length - 1; i >= 0; i--) {
       if (this.stack[i]!.name === name) {
         this.stack.length = i;
+        this.scopes.length = i;
         return;
       }
     }
@@ -112,20 +120,30 @@ class XmlTreeBuilder implements TokenizerCallbacks {
         el.nsDecls.set(name === 'xmlns' ? '' : name.slice(6), value);
       }
     }
-    el.parent = parent; // so that prefixes resolve through the ancestors before append
-    setQualifiedName(el, this.tagName, true);
+    let scope = this.scopes[this.scopes.length - 1] ?? NO_BINDINGS;
+    if (el.nsDecls !== null) {
+      const own = new Map(scope);
+      for (const [prefix, uri] of el.nsDecls) own.set(prefix, uri);
+      scope = own;
+    }
+    setQualifiedName(el, this.tagName, true, scope);
     for (const [name, value] of this.rawAttrs) {
       if (name === 'xmlns' || name.startsWith('xmlns:')) continue;
       const attr = new DomNode(ATTRIBUTE, name, value);
       el.addAttr(attr);
-      setQualifiedName(attr, name, false);
+      setQualifiedName(attr, name, false, scope);
     }
     (parent ?? this.doc).append(el);
-    if (!selfClosing) this.stack.push(el);
+    if (!selfClosing) {
+      this.stack.push(el);
+      this.scopes.push(scope);
+    }
   }
 }
 
-function setQualifiedName(node: DomNode, qname: string, isElement: boolean): void {
+const NO_BINDINGS: ReadonlyMap<string, string> = new Map();
+
+function setQualifiedName(node: DomNode, qname: string, isElement: boolean, scope: ReadonlyMap<string, string>): void {
   const colon = qname.indexOf(':');
   const prefix = colon === -1 ? '' : qname.slice(0, colon);
   node.prefix = prefix;
@@ -135,14 +153,8 @@ function setQualifiedName(node: DomNode, qname: string, isElement: boolean): voi
     node.ns = XML_NS;
     return;
   }
-  const scope = isElement ? node : node.parent;
-  for (let n = scope; n !== null; n = n.parent) {
-    const uri = n.nsDecls?.get(prefix);
-    if (uri !== undefined) {
-      node.ns = uri;
-      return;
-    }
-  }
+  const uri = scope.get(prefix);
+  if (uri !== undefined) node.ns = uri;
 }
 
 /** Parses XML as parsel does (text stripped first; an empty `<html>` when there is no root element). */

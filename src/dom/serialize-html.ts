@@ -55,7 +55,7 @@ function writeAttributes(el: DomNode): string {
   return out;
 }
 
-function write(node: DomNode, rawText: boolean): string {
+function writeLeaf(node: DomNode, rawText: boolean): string {
   switch (node.kind) {
     case TEXT:
       return rawText ? node.data : escapeHtmlText(node.data);
@@ -63,23 +63,65 @@ function write(node: DomNode, rawText: boolean): string {
       return `<!--${node.data}-->`;
     case PROCESSING_INSTRUCTION:
       return `<?${node.name} ${node.data}>`;
-    case DOCUMENT: {
-      let out = '';
-      for (const child of node.children) out += write(child, false);
-      return out;
-    }
-    case ELEMENT: {
-      let out = '<' + node.name + writeAttributes(node) + '>';
-      if (node.children.length === 0 && VOID_ELEMENTS.has(node.name)) return out;
-      const raw = RAW_CONTENT.has(node.name);
-      for (const child of node.children) out += write(child, raw);
-      return out + '</' + node.name + '>';
-    }
     default:
       return node.data;
   }
 }
 
+/**
+ * Depth-first with an explicit stack (an element and the index of its next
+ * child), not recursion: a page nested 100,000 elements deep must serialize
+ * rather than overflow the call stack. One string is appended to
+ * throughout, which is also what the recursive version's concatenations
+ * amounted to.
+ */
+function write(root: DomNode): string {
+  if (root.kind !== ELEMENT && root.kind !== DOCUMENT) return writeLeaf(root, false);
+  let out = '';
+  const open: DomNode[] = [];
+  const next: number[] = [];
+  let node = root;
+  for (;;) {
+    // Enter `node`, an element or the document.
+    if (node.kind === ELEMENT) {
+      out += '<' + node.name + writeAttributes(node) + '>';
+      if (node.children.length === 0 && VOID_ELEMENTS.has(node.name)) {
+        if (open.length === 0) return out;
+      } else {
+        open.push(node);
+        next.push(0);
+      }
+    } else {
+      open.push(node);
+      next.push(0);
+    }
+    // Write children until one needs entering, closing finished elements on the way up.
+    let entered = false;
+    while (open.length > 0) {
+      const top = open.length - 1;
+      const parent = open[top]!;
+      const children = parent.children;
+      const raw = parent.kind === ELEMENT && RAW_CONTENT.has(parent.name);
+      let i = next[top]!;
+      while (i < children.length) {
+        const child = children[i++]!;
+        if (child.kind === ELEMENT) {
+          next[top] = i;
+          node = child;
+          entered = true;
+          break;
+        }
+        out += writeLeaf(child, raw);
+      }
+      if (entered) break;
+      open.pop();
+      next.pop();
+      if (parent.kind === ELEMENT) out += '</' + parent.name + '>';
+    }
+    if (!entered) return out;
+  }
+}
+
 export function serializeHtml(node: DomNode): string {
-  return write(node, false);
+  return write(node);
 }

@@ -46,7 +46,7 @@ function inheritedDeclarations(el: DomNode): string {
   return out;
 }
 
-function write(node: DomNode, top: boolean): string {
+function writeLeaf(node: DomNode): string {
   switch (node.kind) {
     case TEXT:
       return escapeText(node.data);
@@ -54,26 +54,66 @@ function write(node: DomNode, top: boolean): string {
       return `<!--${node.data}-->`;
     case PROCESSING_INSTRUCTION:
       return node.data === '' ? `<?${node.name}?>` : `<?${node.name} ${node.data}?>`;
-    case DOCUMENT: {
-      let out = '';
-      for (const child of node.children) out += write(child, false);
-      return out;
-    }
-    case ELEMENT: {
-      let out = '<' + node.name;
-      if (node.nsDecls !== null) for (const [prefix, uri] of node.nsDecls) out += declaration(prefix, uri);
-      if (top) out += inheritedDeclarations(node);
-      for (const a of node.attrs) out += ` ${a.name}="${escapeAttr(a.data)}"`;
-      if (node.children.length === 0) return out + '/>';
-      out += '>';
-      for (const child of node.children) out += write(child, false);
-      return out + '</' + node.name + '>';
-    }
     default:
       return node.data;
   }
 }
 
+function startTag(node: DomNode, top: boolean): string {
+  let out = '<' + node.name;
+  if (node.nsDecls !== null) for (const [prefix, uri] of node.nsDecls) out += declaration(prefix, uri);
+  if (top) out += inheritedDeclarations(node);
+  for (const a of node.attrs) out += ` ${a.name}="${escapeAttr(a.data)}"`;
+  return out;
+}
+
+/** Depth-first with an explicit stack, as serialize-html.ts: deep documents must not overflow the call stack. */
+function write(root: DomNode): string {
+  if (root.kind !== ELEMENT && root.kind !== DOCUMENT) return writeLeaf(root);
+  let out = '';
+  const open: DomNode[] = [];
+  const next: number[] = [];
+  let node = root;
+  for (;;) {
+    if (node.kind === ELEMENT) {
+      out += startTag(node, node === root);
+      if (node.children.length === 0) {
+        out += '/>';
+        if (open.length === 0) return out;
+      } else {
+        out += '>';
+        open.push(node);
+        next.push(0);
+      }
+    } else {
+      open.push(node);
+      next.push(0);
+    }
+    let entered = false;
+    while (open.length > 0) {
+      const top = open.length - 1;
+      const parent = open[top]!;
+      const children = parent.children;
+      let i = next[top]!;
+      while (i < children.length) {
+        const child = children[i++]!;
+        if (child.kind === ELEMENT) {
+          next[top] = i;
+          node = child;
+          entered = true;
+          break;
+        }
+        out += writeLeaf(child);
+      }
+      if (entered) break;
+      open.pop();
+      next.pop();
+      if (parent.kind === ELEMENT) out += '</' + parent.name + '>';
+    }
+    if (!entered) return out;
+  }
+}
+
 export function serializeXml(node: DomNode): string {
-  return write(node, true);
+  return write(node);
 }
