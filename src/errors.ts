@@ -11,11 +11,11 @@ export { UsageError } from './cli/usage-error.js';
 export { CssError } from './css/css-error.js';
 export { XPathError } from './xpath/errors.js';
 export { IndexError } from './selector/index-error.js';
-export { InvalidUrlError, NotTextResponseError, FollowTargetError, DetachedResponseError } from './http/http-errors.js';
+export { InvalidUrlError, NotTextResponseError, TextTooLargeError, FollowTargetError, DetachedResponseError } from './http/http-errors.js';
 export { SpiderDefinitionError, SpiderArgumentError } from './contracts/spider-errors.js';
 export {
   DownloadError, ConnectionRefusedError, DnsLookupError, TimeoutError, ConnectionLostError, DecompressionError,
-  MaxSizeError, AbortError, TunnelError, InvalidProxyError, UnsupportedSchemeError,
+  MaxSizeError, AbortError, TunnelError, InvalidProxyError, UnsupportedSchemeError, InvalidResponseError,
 } from './download/download-errors.js';
 export { ProxyUrlError } from './middlewares/downloader/proxy-url-error.js';
 export { ReferrerPolicyError } from './middlewares/spider/referrer-policy-error.js';

@@ -38,4 +38,34 @@ describe('decodeContent', () => {
     expect(error).toBeInstanceOf(DecodedTooLarge);
     expect((error as DecodedTooLarge).maxSize).toBe(1000);
   });
+
+  it('stops inflating a bomb at the first chunk past maxSize, without inflating the rest', async () => {
+    const bomb = zlib.gzipSync(Buffer.alloc(64 * 1024 * 1024));
+    const before = process.memoryUsage().arrayBuffers;
+    const error = await decodeContent(bomb, ['gzip'], 1024 * 1024).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DecodedTooLarge);
+    expect((error as DecodedTooLarge).size).toBe(1024 * 1024 + 64 * 1024);
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(16 * 1024 * 1024);
+  });
+
+  it('decodes a gzip body into one buffer of the size its trailer announces', async () => {
+    const data = Buffer.from(Array.from({ length: 300_000 }, (_, i) => i % 7));
+    const decoded = await decodeContent(zlib.gzipSync(data), ['gzip'], 0);
+    expect([decoded.body.length, decoded.body.equals(data), decoded.body.buffer.byteLength]).toEqual([300_000, true, 300_000]);
+  });
+
+  it('decodes a multi-member gzip body whose trailer understates the total size', async () => {
+    const first = Buffer.alloc(200_000, 'a');
+    const second = Buffer.alloc(100_000, 'b');
+    const decoded = await decodeContent(Buffer.concat([zlib.gzipSync(first), zlib.gzipSync(second)]), ['gzip'], 0);
+    expect(decoded.body.equals(Buffer.concat([first, second]))).toBe(true);
+  });
+
+  it('decodes a gzip body whose trailer overstates the size', async () => {
+    const gz = Buffer.from(zlib.gzipSync(Buffer.alloc(100_000, 'z')));
+    gz.writeUInt32LE(900_000, gz.length - 4);
+    const decoded = await decodeContent(gz, ['gzip'], 0).catch((e: unknown) => e);
+    // zlib checks the trailer: a wrong ISIZE is a corrupt stream.
+    expect(decoded).toBeInstanceOf(ContentDecodingFailure);
+  });
 });

@@ -177,12 +177,31 @@ describe('createGotFetch: compression', () => {
   });
 
   it('fails with a MaxSizeError when the decoded body passes maxSize', async () => {
-    server = await startHttpServer((_req, res) => res.writeHead(200, { 'Content-Encoding': 'gzip' }).end(zlib.gzipSync(Buffer.alloc(100_000))));
+    const gzipped = zlib.gzipSync(Buffer.alloc(100_000));
+    server = await startHttpServer((_req, res) => res.writeHead(200, { 'Content-Encoding': 'gzip' }).end(gzipped));
     const error = await failure(fetch(new Request(`${server.url}/`), fetchOptions({ maxSize: 10_000 })));
-    expect([error.name, error.message]).toEqual([
+    // Inflating stops at the first 64 KiB chunk past the limit.
+    expect([error.name, error.message, (error as MaxSizeError).stage, (error as MaxSizeError).size]).toEqual([
       'MaxSizeError',
-      `Cancelling processing of ${server.url}/: decompressed size larger than download max size (10000). Raise DOWNLOAD_MAXSIZE or set meta.download_maxsize (0 = no limit) to accept it.`,
+      `Cancelling download of ${server.url}/: decompressed response size (at least 65536, from ${gzipped.length} bytes of gzip body) larger than download max size (10000). Raise DOWNLOAD_MAXSIZE or set meta.download_maxsize (0 = no limit) to accept it.`,
+      'decompressed',
+      65_536,
     ]);
+  });
+
+  it('calls onWarnSize once with the decoded size when only the decoded body passes warnSize', async () => {
+    server = await startHttpServer((_req, res) => res.writeHead(200, { 'Content-Encoding': 'gzip' }).end(zlib.gzipSync(Buffer.alloc(5000))));
+    const warnings: Array<[number, string]> = [];
+    const response = await fetch(new Request(`${server.url}/`), fetchOptions({ warnSize: 1000, onWarnSize: (size, stage) => warnings.push([size, stage]) }));
+    expect([response.body.length, warnings]).toEqual([5000, [[5000, 'decompressed']]]);
+  });
+
+  it('warns only once, on the wire bytes, when both the wire and the decoded body pass warnSize', async () => {
+    const gzipped = zlib.gzipSync(Buffer.alloc(20_000, 'x'), { level: 0 });
+    server = await startHttpServer((_req, res) => res.writeHead(200, { 'Content-Encoding': 'gzip' }).end(gzipped));
+    const warnings: Array<[number, string]> = [];
+    await fetch(new Request(`${server.url}/`), fetchOptions({ warnSize: 1000, onWarnSize: (size, stage) => warnings.push([size, stage]) }));
+    expect(warnings).toEqual([[gzipped.length, 'received']]);
   });
 });
 
@@ -320,8 +339,9 @@ describe('createGotFetch: size limits', () => {
   it('calls onWarnSize once, with the Content-Length, when it passes warnSize', async () => {
     server = await startHttpServer((_req, res) => res.end('x'.repeat(3000)));
     const sizes: number[] = [];
-    const response = await fetch(new Request(server.url), fetchOptions({ warnSize: 1000, onWarnSize: (size) => sizes.push(size) }));
-    expect([response.body.length, sizes]).toEqual([3000, [3000]]);
+    const stages: string[] = [];
+    const response = await fetch(new Request(server.url), fetchOptions({ warnSize: 1000, onWarnSize: (size, stage) => (sizes.push(size), stages.push(stage)) }));
+    expect([response.body.length, sizes, stages]).toEqual([3000, [3000], ['expected']]);
   });
 
   it('calls onWarnSize once, with the bytes received so far, when a chunked body passes warnSize', async () => {

@@ -1,13 +1,8 @@
-import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 
 /** What the downloader asks for when the request names no Accept-Encoding: Scrapy's HttpCompressionMiddleware list with brotli installed. */
 export const ACCEPT_ENCODING = 'gzip, deflate, br';
 
-const gunzip = promisify(zlib.gunzip);
-const inflate = promisify(zlib.inflate);
-const inflateRaw = promisify(zlib.inflateRaw);
-const brotliDecompress = promisify(zlib.brotliDecompress);
 
 /** A body that does not decode with an encoding it was labelled with. */
 export class ContentDecodingFailure extends Error {
@@ -17,10 +12,10 @@ export class ContentDecodingFailure extends Error {
   }
 }
 
-/** The decoded body would pass `maxSize` bytes. */
+/** The decoded body would pass `maxSize` bytes; `size` is how many bytes had come out when decoding stopped. */
 export class DecodedTooLarge extends Error {
-  constructor(readonly maxSize: number) {
-    super(`decoded body larger than ${maxSize} bytes`);
+  constructor(readonly maxSize: number, readonly size: number) {
+    super(`decoded body larger than ${maxSize} bytes (stopped after ${size})`);
     this.name = 'DecodedTooLarge';
   }
 }
@@ -37,9 +32,16 @@ export interface DecodedBody {
  * line, every listed coding is undone; an unknown coding stops the work and
  * is left in `remaining` (the header keeps it). Truncated streams yield what
  * decoded (zlib's sync flush), as Scrapy's gunzip and browsers do; a corrupt
- * one throws ContentDecodingFailure. `maxSize` (0 = none) bounds the output
- * so that a small compressed bomb cannot fill memory (Scrapy ≥ 2.11 applies
- * DOWNLOAD_MAXSIZE to the decompressed size too).
+ * one throws ContentDecodingFailure.
+ *
+ * `maxSize` (0 = none) bounds every decoded stage while it inflates: the
+ * output is counted chunk by chunk and decoding stops with DecodedTooLarge
+ * as soon as it passes the limit, so a 0.6 MB gzip bomb costs at most
+ * `maxSize` bytes, never its 600 MB (Scrapy >= 2.11 applies DOWNLOAD_MAXSIZE
+ * to the decompressed size too). A gzip body's trailer announces its
+ * inflated size; when that fits the limit the output is written into one
+ * buffer of that size, so a large body is not held twice (chunks, then their
+ * concatenation) at the end: docs/reliability.md measures what that saves.
  */
 export async function decodeContent(body: Buffer, contentEncoding: readonly string[], maxSize: number): Promise<DecodedBody> {
   const codings = contentEncoding.flatMap((value) => value.split(',')).map((c) => c.trim().toLowerCase()).filter((c) => c !== '');
@@ -58,35 +60,93 @@ export async function decodeContent(body: Buffer, contentEncoding: readonly stri
   return { body: current, remaining: codings };
 }
 
+const KNOWN = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
+
 async function decodeOne(body: Buffer, coding: string, maxSize: number): Promise<Buffer | null> {
-  const limit = maxSize > 0 ? { maxOutputLength: maxSize } : {};
-  const zlibOptions = { finishFlush: zlib.constants.Z_SYNC_FLUSH, ...limit };
+  if (!KNOWN.has(coding)) return null;
   try {
-    switch (coding) {
-      case 'gzip':
-      case 'x-gzip':
-        return await gunzip(body, zlibOptions);
-      case 'deflate':
-        // Some servers send raw deflate under this name (Scrapy's inflate() falls back the same way).
-        try {
-          return await inflate(body, zlibOptions);
-        } catch (error) {
-          if (isTooLarge(error)) throw error;
-          return await inflateRaw(body, zlibOptions);
-        }
-      case 'br':
-        return await brotliDecompress(body, { finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH, ...limit });
-      default:
-        return null;
+    if (coding !== 'deflate') return await inflateLimited(body, coding === 'br' ? 'br' : 'gzip', maxSize);
+    // Some servers send raw deflate under this name (Scrapy's inflate() falls back the same way).
+    try {
+      return await inflateLimited(body, 'zlib', maxSize);
+    } catch (error) {
+      if (error instanceof DecodedTooLarge) throw error;
+      return await inflateLimited(body, 'raw', maxSize);
     }
   } catch (error) {
-    if (isTooLarge(error)) throw new DecodedTooLarge(maxSize);
+    if (error instanceof DecodedTooLarge) throw error;
     // zlib's errors come from Node's realm, so no `instanceof Error` (it is false under jest's vm modules).
     const message = (error as { message?: unknown } | null)?.message;
     throw new ContentDecodingFailure(coding, typeof message === 'string' ? message : String(error), { cause: error });
   }
 }
 
-function isTooLarge(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === 'ERR_BUFFER_TOO_LARGE';
+/** Output chunks of 64 KiB: a 640 MiB bomb is ~10,000 'data' events instead of ~40,000 with zlib's 16 KiB. */
+const CHUNK = 64 * 1024;
+
+function decoderFor(format: 'gzip' | 'zlib' | 'raw' | 'br'): zlib.Gunzip | zlib.Inflate | zlib.InflateRaw | zlib.BrotliDecompress {
+  const options = { finishFlush: zlib.constants.Z_SYNC_FLUSH, chunkSize: CHUNK };
+  switch (format) {
+    case 'gzip':
+      return zlib.createGunzip(options);
+    case 'zlib':
+      return zlib.createInflate(options);
+    case 'raw':
+      return zlib.createInflateRaw(options);
+    case 'br':
+      return zlib.createBrotliDecompress({ finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH, chunkSize: CHUNK });
+  }
+}
+
+/** The inflated size a gzip body's trailer announces (ISIZE, mod 2^32; the last member's only), or null. */
+function announcedSize(body: Buffer, format: string): number | null {
+  if (format !== 'gzip' || body.length < 18 || body[0] !== 0x1f || body[1] !== 0x8b) return null;
+  const size = body.readUInt32LE(body.length - 4);
+  return size > 0 ? size : null;
+}
+
+/** Inflates `body`, counting the output as it comes and stopping as soon as it passes `maxSize` (0 = no limit). */
+function inflateLimited(body: Buffer, format: 'gzip' | 'zlib' | 'raw' | 'br', maxSize: number): Promise<Buffer> {
+  return new Promise<Buffer>((resolve, reject) => {
+    const decoder = decoderFor(format);
+    const announced = announcedSize(body, format);
+    // allocUnsafe of a large size maps pages that cost no memory until written, so a lying trailer costs nothing.
+    let target: Buffer | null = announced !== null && (maxSize === 0 || announced <= maxSize) && announced > CHUNK ? Buffer.allocUnsafe(announced) : null;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    decoder.on('data', (chunk: Buffer) => {
+      if (done) return;
+      size += chunk.length;
+      if (maxSize > 0 && size > maxSize) {
+        done = true;
+        chunks.length = 0;
+        target = null;
+        decoder.destroy();
+        reject(new DecodedTooLarge(maxSize, size));
+        return;
+      }
+      if (target !== null && size <= target.length) {
+        chunk.copy(target, size - chunk.length);
+        return;
+      }
+      if (target !== null) {
+        // The trailer understated the size (several gzip members, or a lie): go on in chunks.
+        chunks.push(target.subarray(0, size - chunk.length));
+        target = null;
+      }
+      chunks.push(chunk);
+    });
+    decoder.once('end', () => {
+      if (done) return;
+      done = true;
+      resolve(target !== null ? (size === target.length ? target : Buffer.from(target.subarray(0, size))) : Buffer.concat(chunks, size));
+    });
+    decoder.once('error', (error: unknown) => {
+      if (done) return;
+      done = true;
+      reject(error);
+    });
+    decoder.end(body);
+  });
 }

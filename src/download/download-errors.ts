@@ -80,6 +80,22 @@ export class ConnectionLostError extends DownloadError {
   }
 }
 
+/**
+ * The server's answer is not valid HTTP/1.1 (node's parser failed with an
+ * `HPE_*` code): a malformed status line or header, or bytes beyond the
+ * announced Content-Length where the next response should start.
+ */
+export class InvalidResponseError extends DownloadError {
+  static override readonly code: string = 'SEINE_INVALID_HTTP_RESPONSE';
+  /** The parser's code, e.g. `HPE_INVALID_CONSTANT`. */
+  readonly parserCode: string;
+
+  constructor(url: string, parserCode: string, reason: string, options?: { cause?: unknown }) {
+    super(url, `Invalid HTTP response from ${url} (${parserCode}: ${reason}): the server does not speak HTTP/1.1 correctly (a malformed header, or more body bytes than its Content-Length announced).`, options);
+    this.parserCode = parserCode;
+  }
+}
+
 /** The body does not decode with its Content-Encoding (a corrupt gzip, deflate or br stream). */
 export class DecompressionError extends DownloadError {
   static override readonly code: string = 'SEINE_DECOMPRESSION_FAILED';
@@ -93,8 +109,9 @@ export class DecompressionError extends DownloadError {
 
 /**
  * The body is larger than DOWNLOAD_MAXSIZE: announced by Content-Length
- * (`expected`), counted while streaming, or after decompression (where only
- * the limit is known, so `size` is null).
+ * (`expected`), counted while streaming (`received`), or counted while its
+ * Content-Encoding was undone (`decompressed`: `size` is the decoded count
+ * when inflating stopped, just past the limit; `compressed` the wire bytes).
  */
 export class MaxSizeError extends DownloadError {
   static override readonly code: string = 'SEINE_MAX_SIZE_EXCEEDED';
@@ -102,13 +119,13 @@ export class MaxSizeError extends DownloadError {
   readonly maxSize: number;
   readonly stage: 'expected' | 'received' | 'decompressed';
 
-  constructor(url: string, details: { size: number | null; maxSize: number; stage: 'expected' | 'received' | 'decompressed'; method?: string }) {
+  constructor(url: string, details: { size: number | null; maxSize: number; stage: 'expected' | 'received' | 'decompressed'; method?: string; compressed?: number; encoding?: string }) {
     const hint = 'Raise DOWNLOAD_MAXSIZE or set meta.download_maxsize (0 = no limit) to accept it.';
     const what = details.stage === 'expected'
       ? `Cancelling download of ${url}: expected response size (${details.size}) larger than download max size (${details.maxSize}).`
       : details.stage === 'received'
         ? `Received (${details.size}) bytes larger than download max size (${details.maxSize}) in request <${details.method ?? 'GET'} ${url}>.`
-        : `Cancelling processing of ${url}: decompressed size larger than download max size (${details.maxSize}).`;
+        : `Cancelling download of ${url}: decompressed response size (at least ${details.size ?? details.maxSize + 1}${details.compressed === undefined ? '' : `, from ${details.compressed} bytes of ${details.encoding ?? 'compressed'} body`}) larger than download max size (${details.maxSize}).`;
     super(url, `${what} ${hint}`);
     this.size = details.size;
     this.maxSize = details.maxSize;

@@ -15,10 +15,18 @@ export interface FetchOptions {
   maxSize: number;
   /** DOWNLOAD_WARNSIZE in bytes; 0 = no warning. */
   warnSize: number;
-  /** Called once when a body passes warnSize. */
-  onWarnSize?: (size: number) => void;
+  /**
+   * Called once when a body passes warnSize: announced by Content-Length
+   * (`expected`), counted as it arrives (`received`), or once decoded from
+   * its Content-Encoding (`decompressed`, only when the wire bytes stayed
+   * under warnSize).
+   */
+  onWarnSize?: (size: number, stage: WarnSizeStage) => void;
   /** Proxy URL (meta.proxy, or from http_proxy/https_proxy), or null. */
   proxy: string | null;
 }
+
+/** Where a body passed DOWNLOAD_WARNSIZE. */
+export type WarnSizeStage = 'expected' | 'received' | 'decompressed';
 
 export type FetchFn = (request: Request, options: FetchOptions) => Promise<Response>;

@@ -2,7 +2,7 @@ import dns from 'node:dns';
 import { setMaxListeners } from 'node:events';
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import got, { type Got, type OptionsInit, type StreamOptions } from 'got';
-import type { FetchFn, FetchOptions } from './fetch-contract.js';
+import type { FetchFn, FetchOptions, WarnSizeStage } from './fetch-contract.js';
 import type { Settings } from '../settings/index.js';
 import type { Request } from '../http/request.js';
 import { Response } from '../http/response.js';
@@ -25,7 +25,8 @@ import { AgentPool } from './agent-pool.js';
  * arrive (and on Content-Length first); HTTPS without certificate checks;
  * proxies; data loss. Decompression (HttpCompressionMiddleware in Scrapy)
  * happens here after the body is complete, on the wire bytes, so that sizes
- * and errors are exact: `Accept-Encoding: gzip, deflate, br` is added only
+ * and errors are exact; DOWNLOAD_MAXSIZE bounds the decoded bytes while they
+ * inflate and DOWNLOAD_WARNSIZE warns on them (decompress.ts): `Accept-Encoding: gzip, deflate, br` is added only
  * when the request has none, and Content-Encoding is removed once decoded,
  * as Scrapy does. Request header names reach the wire lower-cased (got
  * normalises them); HTTP/1.1 treats names case-insensitively.
@@ -195,15 +196,19 @@ function transfer(client: Got, url: string, request: Request, gotOptions: Stream
     let settled = false;
     const { maxSize, warnSize } = fetchOptions;
 
-    const warn = (size: number): void => {
+    const warn = (size: number, stage: WarnSizeStage): void => {
       if (warned) return;
       warned = true;
-      fetchOptions.onWarnSize?.(size);
+      fetchOptions.onWarnSize?.(size, stage);
     };
     const finish = (body: Buffer, flags: string[]): void => {
       if (settled) return;
       settled = true;
-      void buildResponse(request, url, response!, body, flags, state.compression, maxSize).then(resolve, reject);
+      void buildResponse(request, url, response!, body, flags, state.compression, fetchOptions).then((built) => {
+        // DOWNLOAD_WARNSIZE on the decoded body, when the wire bytes did not already warn (as Scrapy >= 2.11).
+        if (!warned && warnSize > 0 && built.body.length > warnSize && built.body.length !== body.length) fetchOptions.onWarnSize?.(built.body.length, 'decompressed');
+        resolve(built);
+      }, reject);
     };
     const failWith = (error: unknown): void => {
       if (settled) return;
@@ -239,7 +244,7 @@ function transfer(client: Got, url: string, request: Request, gotOptions: Stream
         state.fail(new MaxSizeError(request.url, { size: length, maxSize, stage: 'expected' }));
         return;
       }
-      if (warnSize > 0 && length > warnSize) warn(length);
+      if (warnSize > 0 && length > warnSize) warn(length, 'expected');
     });
     stream.on('data', (chunk: Buffer) => {
       chunks.push(chunk);
@@ -249,7 +254,7 @@ function transfer(client: Got, url: string, request: Request, gotOptions: Stream
         state.fail(new MaxSizeError(request.url, { size: context.received, maxSize, stage: 'received', method: request.method }));
         return;
       }
-      if (warnSize > 0 && context.received > warnSize) warn(context.received);
+      if (warnSize > 0 && context.received > warnSize) warn(context.received, 'received');
     });
     stream.once('end', () => finish(Buffer.concat(chunks), []));
     stream.once('error', failWith);
@@ -260,7 +265,7 @@ function hasBody(method: string, status: number): boolean {
   return method !== 'HEAD' && status !== 204 && status !== 304 && (status < 100 || status >= 200);
 }
 
-async function buildResponse(request: Request, url: string, res: IncomingMessage & { ip?: string }, wire: Buffer, flags: string[], compression: boolean, maxSize: number): Promise<Response> {
+async function buildResponse(request: Request, url: string, res: IncomingMessage & { ip?: string }, wire: Buffer, flags: string[], compression: boolean, { maxSize }: FetchOptions): Promise<Response> {
   const headers = new Headers();
   const raw = res.rawHeaders;
   for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
@@ -273,7 +278,7 @@ async function buildResponse(request: Request, url: string, res: IncomingMessage
       if (decoded.remaining.length === 0) headers.delete('content-encoding');
       else headers.set('Content-Encoding', decoded.remaining.join(', '));
     } catch (error) {
-      if (error instanceof DecodedTooLarge) throw new MaxSizeError(request.url, { size: null, maxSize, stage: 'decompressed' });
+      if (error instanceof DecodedTooLarge) throw new MaxSizeError(request.url, { size: error.size, maxSize, stage: 'decompressed', compressed: wire.length, encoding: encodings.join(', ') });
       if (error instanceof ContentDecodingFailure) throw new DecompressionError(request.url, error.encoding, error.reason, { cause: error.cause });
       throw error;
     }

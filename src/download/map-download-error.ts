@@ -1,5 +1,5 @@
 import {
-  ConnectionLostError, ConnectionRefusedError, DnsLookupError, DownloadError, TunnelError,
+  ConnectionLostError, ConnectionRefusedError, DnsLookupError, DownloadError, InvalidResponseError, TunnelError,
 } from './download-errors.js';
 import { ProxyTunnelFailure } from './proxy-agent.js';
 
@@ -50,7 +50,7 @@ export function mapDownloadError(error: unknown, context: FailureContext): Downl
     return new DownloadError(url, `TCP connection timed out while getting ${url} (${reason}): the host did not answer; check the address or try later.`, { cause });
   }
   if (code?.startsWith('HPE_') === true) {
-    return new DownloadError(url, `Invalid HTTP response from ${url} (${code}: ${reason}): the server does not speak HTTP/1.1 correctly.`, { cause });
+    return new InvalidResponseError(url, code, reason, { cause });
   }
   if (code !== undefined && (code === 'EPROTO' || code.startsWith('ERR_SSL') || code.startsWith('ERR_TLS'))) {
     return new DownloadError(url, `TLS handshake failed for ${url} (${reason}): the server may not speak HTTPS on that port.`, { cause });

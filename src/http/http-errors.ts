@@ -40,6 +40,26 @@ export class NotTextResponseError extends SeineError {
   }
 }
 
+/**
+ * `text` (and so `css()`, `xpath()`, `json()`, links) on a response whose
+ * body is longer than the longest string JavaScript can hold (~512 MiB).
+ */
+export class TextTooLargeError extends SeineError {
+  static readonly code = 'SEINE_TEXT_TOO_LARGE';
+  readonly url: string;
+  readonly byteLength: number;
+
+  constructor(url: string, byteLength: number, encoding: string, maxLength: number) {
+    super(
+      TextTooLargeError.code,
+      `Cannot decode the body of ${url} as text: ${byteLength} bytes of ${encoding} can make more than ${maxLength} characters, ` +
+        `the longest string JavaScript holds; read response.body for the bytes, or lower DOWNLOAD_MAXSIZE to skip such pages`,
+    );
+    this.url = url;
+    this.byteLength = byteLength;
+  }
+}
+
 /** `follow()` given something no link can be taken from: an element other than `<a>`/`<link>`, one without href, a number. */
 export class FollowTargetError extends SeineError {
   static readonly code = 'SEINE_FOLLOW_TARGET';

@@ -2,7 +2,8 @@ import { Headers, type HeadersInit } from './headers.js';
 import { DetachedResponseError, InvalidUrlError, NotTextResponseError } from './http-errors.js';
 import { Request, type Callback, type RequestOptions } from './request.js';
 import { Selector, SelectorList } from '../selector/index.js';
-import { decodeBody } from './decode-body.js';
+import { decodeBody, detectEncoding } from './decode-body.js';
+import { MAX_TEXT_LENGTH, assertDecodable } from './text-limit.js';
 import { responseKind, type ResponseKind } from './response-kind.js';
 import { baseHref, joinUrl } from './urljoin.js';
 import { linkOf, linksOfList, type FollowTarget } from './follow-target.js';
@@ -153,6 +154,8 @@ export class Response {
   /** The body decoded to a string (the encoding is in `encoding`). Binary bodies are decoded too, for a look; css() refuses them. */
   get text(): string {
     if (this.#text === undefined) {
+      // A body that would decode past V8's longest string fails with a seine error, not V8's RangeError (docs/reliability.md).
+      if (this.body.length > MAX_TEXT_LENGTH) assertDecodable(this.url, this.body.length, this.encoding);
       const decoded = decodeBody(this.body, this.headers.get('content-type'), this.#explicitEncoding);
       this.#text = decoded.text;
       this.#encoding = decoded.encoding;
@@ -162,8 +165,9 @@ export class Response {
 
   /** The WHATWG name of the encoding `text` is decoded with ('utf-8', 'windows-1252', 'shift_jis', …). */
   get encoding(): string {
-    if (this.#encoding === undefined) void this.text;
-    return this.#encoding!;
+    // The same answer decodeBody() gives, without decoding the whole body.
+    this.#encoding ??= detectEncoding(this.body, this.headers.get('content-type'), this.#explicitEncoding).encoding;
+    return this.#encoding;
   }
 
   static {

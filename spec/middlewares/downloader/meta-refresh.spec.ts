@@ -96,3 +96,31 @@ describe('MetaRefreshMiddleware', () => {
     expect([mw.maxRedirectTimes, mw.priorityAdjust, mw.maxDelay, mw.ignoreTags]).toEqual([20, 2, 100, []]);
   });
 });
+
+describe('MetaRefreshMiddleware on large pages', () => {
+  function largePage(request: Request, head: string, size: number): Response {
+    const start = Buffer.from(`<html><head>${head}</head><body>`, 'utf8');
+    return new Response({
+      url: request.url,
+      headers: { 'Content-Type': 'text/html; charset=utf-8' },
+      body: Buffer.concat([start, Buffer.alloc(size - start.length, 'x')]),
+      request,
+    });
+  }
+
+  it('searches only the first bytes: a 2 MB page is not decoded whole (its `text` is never read)', () => {
+    const { mw, spider } = setup();
+    const request = new Request('http://a.test/big');
+    const response = largePage(request, '<title>été</title><meta http-equiv="refresh" content="0; url=/next">', 2_000_000);
+    Object.defineProperty(response, 'text', { get: () => { throw new Error('the whole body was decoded'); } });
+    const next = mw.processResponse(request, response, spider);
+    expect((next as Request).url).toBe('http://a.test/next');
+  });
+
+  it('finds nothing past the first 4,096 characters of a large page, as on a small one', () => {
+    const { mw, spider } = setup();
+    const request = new Request('http://a.test/big');
+    const response = largePage(request, `<title>${'é'.repeat(5000)}</title><meta http-equiv="refresh" content="0; url=/next">`, 100_000);
+    expect(mw.processResponse(request, response, spider)).toBe(response);
+  });
+});

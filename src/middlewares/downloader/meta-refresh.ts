@@ -8,6 +8,8 @@ import { DEFAULT_SETTINGS } from '../../settings/index.js';
 import type { Spider } from '../../contracts/spider.js';
 import type { ComponentOptions } from '../spider/component-options.js';
 import { getMetaRefresh } from './meta-refresh-tag.js';
+import { detectEncoding } from '../../http/decode-body.js';
+import { decodeText } from '../../http/text-decoding.js';
 import { REDIRECT_LOGGER, buildRedirectRequest, followRedirect, type RedirectPolicy } from './redirect-request.js';
 
 export interface MetaRefreshOptions extends ComponentOptions {
@@ -23,6 +25,20 @@ export interface MetaRefreshOptions extends ComponentOptions {
 
 /** How much of the page is searched, as Scrapy: a refresh belongs in the head. */
 const SEARCHED_CHARS = 4096;
+/** No encoding spends more than 4 bytes on a UTF-16 code unit, so this many bytes hold the first SEARCHED_CHARS characters. */
+const SEARCHED_BYTES = SEARCHED_CHARS * 4;
+
+/**
+ * The first SEARCHED_CHARS characters, decoded from the first bytes only:
+ * decoding the whole body (`response.text`) would cost a full copy of a
+ * large page here, and fail outright on a body longer than V8's longest
+ * string (a decompression bomb under the default DOWNLOAD_MAXSIZE).
+ */
+function searchedText(response: Response): string {
+  if (response.body.length <= SEARCHED_BYTES) return response.text.slice(0, SEARCHED_CHARS);
+  const bom = detectEncoding(response.body, response.headers.get('content-type')).bomLength;
+  return decodeText(response.body.subarray(bom, bom + SEARCHED_BYTES), response.encoding).slice(0, SEARCHED_CHARS);
+}
 
 /**
  * Follows `<meta http-equiv="refresh" content="0;url=…">` in HTML responses
@@ -60,7 +76,7 @@ export class MetaRefreshMiddleware implements DownloaderMiddleware, RedirectPoli
 
   processResponse(request: Request, response: Response, spider: Spider): Request | Response {
     if (request.meta.dont_redirect || request.method === 'HEAD' || response.kind !== 'html') return response;
-    const refresh = getMetaRefresh(response.text.slice(0, SEARCHED_CHARS), response.url, this.ignoreTags);
+    const refresh = getMetaRefresh(searchedText(response), response.url, this.ignoreTags);
     if (refresh === null || !(refresh.interval < this.maxDelay)) return response;
     // As for Location headers, only http(s) targets are followed (a refresh to javascript: or file: is not).
     if (!/^https?:/.test(refresh.url)) return response;
