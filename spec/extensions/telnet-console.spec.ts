@@ -10,6 +10,7 @@ import {
   TelnetConsole,
   TelnetHostError,
   TelnetPortError,
+  loginDelayAfter,
   type TelnetConsoleOptions,
   type TelnetEngineAccess,
 } from '../../src/extensions/telnet-console.js';
@@ -413,8 +414,8 @@ describe('TelnetConsole: authentication', () => {
     ['a wrong password', 'seine', 'guess'],
     ['a wrong username', 'root', 'secret'],
     ['an empty password', 'seine', ''],
-  ])('answers %s with "Authentication failed" and closes the connection', async (_case, username, password) => {
-    const { port } = await makeConsole({ username: 'seine', password: 'secret' }).start();
+  ])('answers %s with "Authentication failed" and closes the connection (one attempt allowed)', async (_case, username, password) => {
+    const { port } = await makeConsole({ username: 'seine', password: 'secret', loginAttempts: 1 }).start();
     const client = await Client.connect(port);
     await client.readUntil('Username: ');
     client.send(`${username}\r\n`);
@@ -444,6 +445,113 @@ describe('TelnetConsole: authentication', () => {
     client.send('\n1+1\r\n');
     expect(await client.readUntil(PROMPT)).toBe(`2\r\n${PROMPT}`);
   });
+});
+
+describe('TelnetConsole: login limits (docs/security.md, "Telnet console")', () => {
+  it('TELNETCONSOLE_LOGIN_ATTEMPTS and TELNETCONSOLE_LOGIN_TIMEOUT default to 3 and 30 s and are read from the settings', () => {
+    const defaults = track(TelnetConsole.fromCrawler(fakeCrawler({ TELNETCONSOLE_PASSWORD: 'pw' })));
+    expect([defaults.loginAttempts, defaults.loginTimeout]).toEqual([3, 30]);
+    const set = track(TelnetConsole.fromCrawler(fakeCrawler({ TELNETCONSOLE_PASSWORD: 'pw', TELNETCONSOLE_LOGIN_ATTEMPTS: 5, TELNETCONSOLE_LOGIN_TIMEOUT: 2.5 })));
+    expect([set.loginAttempts, set.loginTimeout]).toEqual([5, 2.5]);
+  });
+
+  it('waits 250 ms after a first failure, doubling up to 5 s', () => {
+    expect([0, 1, 2, 3, 4, 5, 6, 50].map((failures) => loginDelayAfter(failures, 250, 5000))).toEqual([0, 250, 500, 1000, 2000, 4000, 5000, 5000]);
+  });
+
+  it('asks again after a failed login, and drops the connection after the third failure with a WARNING', async () => {
+    const bus = new LogBus({ now: () => TIME });
+    const events = recordLogs(bus);
+    const { port } = await makeConsole({ password: 'secret', loginDelay: 10, logger: bus.getLogger(TELNET_LOGGER) }).start();
+    const client = await Client.connect(port);
+    for (let attempt = 1; attempt <= 3; attempt += 1) {
+      await client.readUntil('Username: ');
+      client.send('seine\r\n');
+      await client.readUntil('Password: ');
+      client.send(`guess${attempt}\r\n`);
+      await client.readUntil('Authentication failed\r\n');
+    }
+    await client.closed;
+    expect(client.bytes.toString('latin1').split('Username: ')).toHaveLength(4);
+    const warnings = events.filter((event) => event.level === 'WARNING').map((event) => event.message);
+    expect(warnings).toEqual([expect.stringMatching(/^Telnet console: dropped the connection from 127\.0\.0\.1:\d+ after 3 failed logins$/)]);
+  });
+
+  it('opens the console on a right password after a wrong one, on the same connection', async () => {
+    const { port } = await makeConsole({ password: 'secret', loginDelay: 10 }).start();
+    const client = await Client.connect(port);
+    await client.readUntil('Username: ');
+    client.send('seine\r\nwrong\r\n');
+    await client.readUntil('Authentication failed\r\nUsername: ');
+    client.send('seine\r\nsecret\r\n1+1\r\n');
+    await client.readUntil(PROMPT);
+    expect(await client.readUntil(PROMPT)).toBe(`2\r\n${PROMPT}`);
+  });
+
+  it('delays the next check after a failure for every connection, not only the one that failed', async () => {
+    const { port } = await makeConsole({ password: 'secret', loginDelay: 400, loginAttempts: 1 }).start();
+    const first = await Client.connect(port);
+    first.send('seine\r\nwrong\r\n');
+    await first.readUntil('Authentication failed');
+    const started = Date.now();
+    const second = await Client.connect(port);
+    second.send('seine\r\nsecret\r\n');
+    await second.readUntil(PROMPT);
+    // Even the right password waits out the delay: an answer that came at once would tell a guess was right.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+  });
+
+  it('drops a connection that does not log in within TELNETCONSOLE_LOGIN_TIMEOUT, logged once at WARNING then at DEBUG', async () => {
+    const bus = new LogBus({ now: () => TIME });
+    const events = recordLogs(bus);
+    const { port } = await makeConsole({ loginTimeout: 0.3, logger: bus.getLogger(TELNET_LOGGER) }).start();
+    const started = Date.now();
+    const [idle, typing] = [await Client.connect(port), await Client.connect(port)];
+    typing.send('seine\r\n');
+    await Promise.all([idle.closed, typing.closed]);
+    const elapsed = Date.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(250);
+    expect(elapsed).toBeLessThan(2500);
+    expect(idle.bytes.toString('latin1')).toContain('Login timed out');
+    const lines = events.filter((event) => event.message.includes('did not log in')).map((event) => [event.level, event.message]);
+    expect(lines).toEqual([
+      ['WARNING', expect.stringMatching(/^Telnet console: dropped the connection from 127\.0\.0\.1:\d+, which did not log in within 0\.3 s \(further ones are logged at DEBUG\)$/)],
+      ['DEBUG', expect.stringMatching(/which did not log in within 0\.3 s$/)],
+    ]);
+  });
+
+  it('keeps a logged-in console open past the login timeout', async () => {
+    const { port } = await makeConsole({ password: 'pw', loginTimeout: 0.2 }).start();
+    const client = await Client.connect(port);
+    await client.login('seine', 'pw');
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(await client.evaluate('6*7')).toBe('42\r\n');
+  });
+
+  it('answers a few wrong passwords per second at most, from 20 connections guessing in parallel (about 1,900/s before)', async () => {
+    // The defaults: 3 attempts per connection, 250 ms after a first failure, doubling up to 5 s.
+    const telnet = makeConsole({ password: 'secret' });
+    const { port } = await telnet.start();
+    const seconds = 2;
+    const deadline = Date.now() + seconds * 1000;
+    let failures = 0;
+    const guesser = async (): Promise<void> => {
+      while (Date.now() < deadline) {
+        const client = await Client.connect(port);
+        client.socket.on('data', (chunk: Buffer) => {
+          failures += chunk.toString('latin1').split('Authentication failed').length - 1;
+        });
+        client.send('seine\r\nguess\r\nseine\r\nguess\r\nseine\r\nguess\r\n');
+        await Promise.race([client.closed, new Promise((resolve) => setTimeout(resolve, deadline - Date.now()))]);
+        client.socket.destroy();
+      }
+    };
+    await Promise.all(Array.from({ length: 20 }, guesser));
+    // 0, 0.25, 0.75, 1.75 s: 4 answers in 2 s; the bound leaves room for a slow machine's timers.
+    process.stdout.write(`telnet: ${failures} wrong passwords answered in ${seconds} s\n`);
+    expect(failures).toBeGreaterThanOrEqual(1);
+    expect(failures).toBeLessThanOrEqual(8);
+  }, 15_000);
 });
 
 describe('TelnetConsole: the console', () => {

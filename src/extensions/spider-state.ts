@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync } from 'node:fs';
+import { makePrivateDirSync, writePrivateFileSync } from '../private-files.js';
 import { join } from 'node:path';
 import type { Extension } from '../contracts/components.js';
 import { NotConfigured } from '../contracts/control-flow.js';
@@ -66,10 +67,10 @@ export class SpiderState implements Extension {
       } catch (error) {
         throw new JobdirError(`Cannot save spider.state to ${this.file}: ${(error as Error).message} (keep JSON values in spider.state)`, { cause: error });
       }
-      mkdirSync(this.jobdir, { recursive: true });
+      makePrivateDirSync(this.jobdir);
       // Written aside, then renamed: a crash while writing keeps the previous state.
       const temporary = `${this.file}.tmp`;
-      writeFileSync(temporary, json + '\n');
+      writePrivateFileSync(temporary, json + '\n');
       renameSync(temporary, this.file);
     } catch (error) {
       this.#logger.error(error instanceof JobdirError ? error.message : `Cannot save spider.state to ${this.file}: ${(error as Error).message}`);

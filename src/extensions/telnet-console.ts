@@ -42,6 +42,23 @@ export interface TelnetConsoleOptions {
   readonly liveRefs?: () => readonly LiveRefCount[];
   /** Default: `seine.extensions.telnet` on the process-wide log bus. */
   readonly logger?: Logger;
+  /** TELNETCONSOLE_LOGIN_ATTEMPTS: logins a connection may try before it is dropped (default 3). */
+  readonly loginAttempts?: number;
+  /** TELNETCONSOLE_LOGIN_TIMEOUT: seconds a connection may stay without logging in (default 30; 0: no limit). */
+  readonly loginTimeout?: number;
+  /**
+   * The wait, in ms, before the login checked after a first failure; it
+   * doubles with each further failure up to `maxLoginDelay` (default 250).
+   */
+  readonly loginDelay?: number;
+  /** The longest wait between two login checks after failures, in ms (default 5000). */
+  readonly maxLoginDelay?: number;
+}
+
+/** The delay before the login checked after `failures` consecutive failures, console-wide. */
+export function loginDelayAfter(failures: number, base: number, max: number): number {
+  if (failures <= 0) return 0;
+  return Math.min(max, base * 2 ** Math.min(failures - 1, 30));
 }
 
 /** What the engine lets the console see of itself (the Crawler interface has no engine). */
@@ -75,6 +92,16 @@ export class TelnetConsole implements Extension {
   readonly #sessions = new Set<TelnetSession>();
   #server: Server | undefined;
   #started: Promise<TelnetAddress> | undefined;
+  readonly loginAttempts: number;
+  readonly loginTimeout: number;
+  readonly #loginDelay: number;
+  readonly #maxLoginDelay: number;
+  // Console-wide, not per connection: a new connection does not start the count again.
+  #failedLogins = 0;
+  #nextCheckAt = 0;
+  #waitingChecks = 0;
+  #checks: Promise<unknown> = Promise.resolve();
+  #timeoutsLogged = 0;
 
   constructor(options: TelnetConsoleOptions = {}) {
     this.host = options.host ?? '127.0.0.1';
@@ -87,6 +114,10 @@ export class TelnetConsole implements Extension {
     this.#context = options.context ?? (() => ({}));
     this.#engineStatus = options.engineStatus ?? (() => []);
     this.#liveRefs = options.liveRefs;
+    this.loginAttempts = Math.max(1, Math.floor(options.loginAttempts ?? 3));
+    this.loginTimeout = Math.max(0, options.loginTimeout ?? 30);
+    this.#loginDelay = options.loginDelay ?? 250;
+    this.#maxLoginDelay = options.maxLoginDelay ?? 5000;
     const password = options.password;
     if (password === undefined || password === null || password === '') {
       this.password = randomBytes(8).toString('hex');
@@ -111,6 +142,8 @@ export class TelnetConsole implements Extension {
       portRange: settings.get('TELNETCONSOLE_PORT'),
       username: settings.get('TELNETCONSOLE_USERNAME'),
       password: settings.get('TELNETCONSOLE_PASSWORD'),
+      loginAttempts: settings.get('TELNETCONSOLE_LOGIN_ATTEMPTS'),
+      loginTimeout: settings.get('TELNETCONSOLE_LOGIN_TIMEOUT'),
       logger: crawler.logBus.getLogger(TELNET_LOGGER),
       context: () => ({
         crawler,
@@ -185,7 +218,10 @@ export class TelnetConsole implements Extension {
     const session = new TelnetSession(
       socket,
       {
-        authenticate: (username, password) => this.#authenticate(username, password),
+        authenticate: (username, password) => this.#check(username, password),
+        loginAttempts: this.loginAttempts,
+        loginTimeout: this.loginTimeout,
+        onLoginDropped: (reason, failures) => this.#loginDropped(socket, reason, failures),
         vars: (output) => ({
           ...consoleHelpers(output, { engineStatus: this.#engineStatus, liveRefs: this.#liveRefs }),
           ...this.#context(),
@@ -195,6 +231,50 @@ export class TelnetConsole implements Extension {
       (closed) => this.#sessions.delete(closed),
     );
     this.#sessions.add(session);
+  }
+
+  /**
+   * One login check at a time, console-wide; after a failure the next check
+   * waits (250 ms, doubling up to 5 s), so guessing the password from any
+   * number of connections is a few tries a second at most, then one per 5 s.
+   * A check with nothing to wait for is answered at once.
+   */
+  #check(username: string, password: string): boolean | Promise<boolean> {
+    if (this.#waitingChecks === 0 && Date.now() >= this.#nextCheckAt) return this.#verify(username, password);
+    this.#waitingChecks += 1;
+    const checked = this.#checks.then(async () => {
+      const wait = this.#nextCheckAt - Date.now();
+      if (wait > 0) await new Promise<void>((resolve) => setTimeout(resolve, wait).unref());
+      return this.#verify(username, password);
+    });
+    this.#checks = checked.finally(() => {
+      this.#waitingChecks -= 1;
+    }).catch(() => undefined);
+    return checked;
+  }
+
+  #verify(username: string, password: string): boolean {
+    const ok = this.#authenticate(username, password);
+    if (ok) {
+      this.#failedLogins = 0;
+      this.#nextCheckAt = 0;
+    } else {
+      this.#failedLogins += 1;
+      this.#nextCheckAt = Date.now() + loginDelayAfter(this.#failedLogins, this.#loginDelay, this.#maxLoginDelay);
+    }
+    return ok;
+  }
+
+  #loginDropped(socket: Socket, reason: 'attempts' | 'timeout', failures: number): void {
+    const peer = `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`;
+    if (reason === 'attempts') {
+      this.#logger.warning(`Telnet console: dropped the connection from ${peer} after ${failures} failed logins`);
+      return;
+    }
+    // Once at WARNING, then DEBUG: connections left open must not flood the log.
+    const message = `Telnet console: dropped the connection from ${peer}, which did not log in within ${this.loginTimeout} s`;
+    if (this.#timeoutsLogged++ === 0) this.#logger.warning(`${message} (further ones are logged at DEBUG)`);
+    else this.#logger.debug(message);
   }
 
   // Compared as digests with timingSafeEqual, so the time taken says nothing about the password.

@@ -7,7 +7,8 @@
  * Writes are synchronous, like Python's handlers: lines keep their order
  * with other output and none is lost when the process exits right after.
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, writeSync } from 'node:fs';
+import { openPrivateFileSync } from '../private-files.js';
 import { Subscription, filter, type Observable } from 'rxjs';
 import { describeValue } from '../settings/describe-value.js';
 import type { Settings } from '../settings/settings.js';
@@ -79,7 +80,8 @@ export function logSinkOptions(settings: Settings): LogSinkOptions {
 
 function openLogFile(file: string, append: boolean): number {
   try {
-    return openSync(file, append ? 'a' : 'w');
+    // A file it creates is 0600: the log can hold secrets (the generated telnet password).
+    return openPrivateFileSync(file, append ? 'a' : 'w');
   } catch (error) {
     // Not `instanceof Error`: errors from Node's fs may come from another realm (e.g. under jest's vm).
     const message = (error as { message?: unknown } | null)?.message;

@@ -24,7 +24,8 @@
  * Memory holds each pending request as its JSON line (parsed back into a
  * Request when it is popped), not as a Request with its callbacks.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { makePrivateDirSync, openPrivateFileSync, writePrivateFileSync } from '../private-files.js';
 import { join } from 'node:path';
 import type { Request } from '../http/request.js';
 import type { Spider } from '../contracts/spider.js';
@@ -95,7 +96,7 @@ export class DiskPriorityQueue implements RequestQueue {
     this.#fingerprint = options.fingerprint ?? null;
     this.#file = join(options.dir, QUEUE_FILE);
     try {
-      mkdirSync(options.dir, { recursive: true });
+      makePrivateDirSync(options.dir);
     } catch (error) {
       throw new JobdirError(`Cannot create the JOBDIR request queue folder ${options.dir}: ${(error as Error).message}`, { cause: error });
     }
@@ -108,7 +109,7 @@ export class DiskPriorityQueue implements RequestQueue {
     this.#lastFeeds = replayed.progress.feeds;
     this.#progressLine = progressLine(replayed.progress);
     this.#compact();
-    this.#fd = openSync(this.#file, 'a');
+    this.#fd = openPrivateFileSync(this.#file, 'a', { tighten: true });
   }
 
   push(request: Request): void {
@@ -278,7 +279,7 @@ export class DiskPriorityQueue implements RequestQueue {
     for (const [priority, ids] of this.#ids) this.#ids.set(priority, ids.map((id) => newId.get(id)!).sort((a, b) => a - b));
     this.#nextId = pending.length;
     const temporary = `${this.#file}.tmp`;
-    writeFileSync(temporary, lines);
+    writePrivateFileSync(temporary, lines);
     renameSync(temporary, this.#file);
   }
 }

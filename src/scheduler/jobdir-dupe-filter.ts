@@ -1,4 +1,5 @@
-import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, readFileSync, writeSync } from 'node:fs';
+import { makePrivateDirSync, openPrivateFileSync } from '../private-files.js';
 import { join } from 'node:path';
 import type { Request } from '../http/request.js';
 import type { DupeFilter, Fingerprint } from './dupe-filter.js';
@@ -27,8 +28,8 @@ export class JobdirDupeFilter implements DupeFilter {
   ) {
     this.#file = join(jobdir, SEEN_FILE);
     try {
-      mkdirSync(jobdir, { recursive: true });
-      this.#fd = openSync(this.#file, 'a+');
+      makePrivateDirSync(jobdir);
+      this.#fd = openPrivateFileSync(this.#file, 'a+', { tighten: true });
       for (const line of readFileSync(this.#file, 'utf8').split('\n')) {
         const trimmed = line.trimEnd();
         if (trimmed !== '') this.#fingerprints.add(trimmed);

@@ -7,6 +7,7 @@ import { SEINE_VERSION } from '../version.js';
 import type { SettingsSchema } from './schema.js';
 
 export const DEFAULT_SETTINGS: Readonly<SettingsSchema> = {
+  ALLOW_LOCAL_SCHEMES_FROM_REMOTE: false,
   AUTOTHROTTLE_ENABLED: false,
   AUTOTHROTTLE_DEBUG: false,
   AUTOTHROTTLE_MAX_DELAY: 60,
@@ -148,6 +149,8 @@ export const DEFAULT_SETTINGS: Readonly<SettingsSchema> = {
   TELNETCONSOLE_PORT: [6023, 6073],
   TELNETCONSOLE_USERNAME: 'seine',
   TELNETCONSOLE_PASSWORD: null,
+  TELNETCONSOLE_LOGIN_ATTEMPTS: 3,
+  TELNETCONSOLE_LOGIN_TIMEOUT: 30,
   URLLENGTH_LIMIT: 2083,
   USER_AGENT: `seine/${SEINE_VERSION} (+https://www.npmjs.com/package/seine)`,
 };

@@ -37,6 +37,7 @@ export interface FeedOptions {
 }
 
 export interface SettingsSchema {
+  ALLOW_LOCAL_SCHEMES_FROM_REMOTE: boolean;
   AUTOTHROTTLE_ENABLED: boolean;
   AUTOTHROTTLE_DEBUG: boolean;
   AUTOTHROTTLE_MAX_DELAY: number;
@@ -143,6 +144,8 @@ export interface SettingsSchema {
   TELNETCONSOLE_PORT: number[];
   TELNETCONSOLE_USERNAME: string;
   TELNETCONSOLE_PASSWORD: string | null;
+  TELNETCONSOLE_LOGIN_ATTEMPTS: number;
+  TELNETCONSOLE_LOGIN_TIMEOUT: number;
   URLLENGTH_LIMIT: number;
   USER_AGENT: string;
 }
@@ -199,6 +202,7 @@ type KindsFor<T> = [T] extends [boolean]
                   : 'dict';
 
 export const SETTING_KINDS: { readonly [K in SettingName]: KindsFor<SettingsSchema[K]> } = {
+  ALLOW_LOCAL_SCHEMES_FROM_REMOTE: 'bool',
   AUTOTHROTTLE_ENABLED: 'bool',
   AUTOTHROTTLE_DEBUG: 'bool',
   AUTOTHROTTLE_MAX_DELAY: 'float',
@@ -302,6 +306,8 @@ export const SETTING_KINDS: { readonly [K in SettingName]: KindsFor<SettingsSche
   TELNETCONSOLE_PORT: 'intList',
   TELNETCONSOLE_USERNAME: 'string',
   TELNETCONSOLE_PASSWORD: 'nullableString',
+  TELNETCONSOLE_LOGIN_ATTEMPTS: 'int',
+  TELNETCONSOLE_LOGIN_TIMEOUT: 'float',
   URLLENGTH_LIMIT: 'int',
   USER_AGENT: 'string',
 };

@@ -41,6 +41,10 @@ beforeAll(async () => {
     '/b': titled('B'),
     '/with-missing': titled('with missing', '<a href="/missing">gone</a>'),
     '/old': (_req, res) => res.writeHead(301, { Location: '/a' }).end(),
+    '/etag-auth': (req, res) => {
+      if (req.headers['if-none-match'] === '"v1"') res.writeHead(304, { ETag: '"v1"' }).end();
+      else res.writeHead(200, { 'Content-Type': 'text/html', ETag: '"v1"', 'Cache-Control': 'max-age=0' }).end(titled('etag auth'));
+    },
   });
 });
 
@@ -198,6 +202,40 @@ describe('HttpCacheMiddleware in a crawl (DummyPolicy, FilesystemCacheStorage)',
       expect(cacheStats(result)).toEqual({});
     }
     expect([site.hits, readdirSync(dir)]).toEqual([['/a', '/a'], []]);
+  }, TIMEOUT);
+});
+
+/** Sends credentials in each of the three headers that carry them (docs/security.md, "HTTP cache"). */
+class CredentialsSpider extends CacheSpider {
+  static override name = 'cachetest';
+
+  override async *start() {
+    for (const url of (this.urls ?? '').split(',')) {
+      yield new Request(url, { callback: this.parse, headers: { Authorization: 'Basic dXNlcjpodW50ZXIy', 'Proxy-Authorization': 'Basic cHJveHk6czNjcjN0', Cookie: 'session=s3cret' } });
+    }
+  }
+}
+
+describe('HttpCacheMiddleware: no credentials in clear in the cache', () => {
+  it('stores Authorization, Proxy-Authorization and Cookie as <redacted>; the next run (RFC2616Policy, revalidating) is served from the cache as before', async () => {
+    const url = site.url('/etag-auth');
+    const settings = { HTTPCACHE_POLICY: 'RFC2616Policy' };
+    const first = await runCrawl(CredentialsSpider, { HTTPCACHE_ENABLED: true, HTTPCACHE_DIR: dir, ...settings }, { urls: url });
+    expect(first.items).toEqual([{ url, status: 200, title: 'etag auth', flags: [] }]);
+    const stored = readFileSync(join(entryDir(dir, url), 'request_headers'), 'latin1');
+    expect(stored).toMatch(/^Authorization: <redacted>\r?$/m);
+    // HttpProxyMiddleware removes a Proxy-Authorization without a proxy (as Scrapy); the storage spec checks it is redacted too.
+    expect(stored).not.toMatch(/^Proxy-Authorization: (?!<redacted>)/m);
+    expect(stored).toMatch(/^Cookie: <redacted>\r?$/m);
+    expect(stored).toMatch(/^User-Agent: seine\//m);
+    for (const secret of ['dXNlcjpodW50ZXIy', 'cHJveHk6czNjcjN0', 's3cret']) {
+      for (const file of readdirSync(entryDir(dir, url))) expect(readFileSync(join(entryDir(dir, url), file), 'latin1')).not.toContain(secret);
+    }
+    site.reset();
+    const second = await runCrawl(CredentialsSpider, { HTTPCACHE_ENABLED: true, HTTPCACHE_DIR: dir, ...settings }, { urls: url });
+    // Revalidated with the request's own headers (the credentials went to the server again), answered 304, served from the cache.
+    expect([site.hits, cacheStats(second), second.items]).toEqual([['/etag-auth'], { 'httpcache/revalidate': 1 }, [{ url, status: 200, title: 'etag auth', flags: ['cached'] }]]);
+    expect(site.requests.at(-1)?.headers['authorization']).toBe('Basic dXNlcjpodW50ZXIy');
   }, TIMEOUT);
 });
 

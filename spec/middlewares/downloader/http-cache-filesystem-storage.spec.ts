@@ -67,6 +67,25 @@ describe('FilesystemCacheStorage: layout', () => {
   });
 });
 
+describe('FilesystemCacheStorage: credentials (docs/security.md, "HTTP cache")', () => {
+  it('writes Authorization, Proxy-Authorization and Cookie as "<redacted>", one line each whatever the case and the number of values, gzipped or not', async () => {
+    for (const gzip of [false, true]) {
+      const request = new Request(`http://example.com/private?gzip=${gzip}`, {
+        headers: [['authorization', 'Bearer t0ken'], ['Proxy-Authorization', 'Basic cHJveHk6czNjcjN0'], ['Cookie', 'a=s3cret'], ['Cookie', 'b=s3cret2'], ['X-Kept', 'visible']],
+      });
+      const storage = new FilesystemCacheStorage({ dir, gzip });
+      await storage.storeResponse(spider, request, page(request));
+      const raw = readFileSync(join(storage.entryPath(spider, request), 'request_headers'));
+      const text = (gzip ? gunzipSync(raw) : raw).toString('latin1');
+      expect(text.split('\r\n').sort()).toEqual(['Cookie: <redacted>', 'Proxy-Authorization: <redacted>', 'X-Kept: visible', 'authorization: <redacted>'].sort());
+      // The response reads back whole: nothing in the entry needed the request's credentials.
+      expect((await storage.retrieveResponse(spider, request))?.text).toBe('<html><body>hello</body></html>');
+      // The request itself is untouched: its credentials still go to the server.
+      expect(request.headers.get('Authorization')).toBe('Bearer t0ken');
+    }
+  });
+});
+
 describe('FilesystemCacheStorage: reading back', () => {
   it('rebuilds the response: URL, status, every header value, body bytes, kind, and the request it answers', async () => {
     const storage = new FilesystemCacheStorage({ dir });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { Request } from '../../../src/http/request.js';
 import { LogBus } from '../../../src/log/index.js';
-import { OffsiteMiddleware, hostnameOf } from '../../../src/middlewares/spider/offsite.js';
+import { OffsiteMiddleware, hostnameOf, isLocalSchemeFromRemote } from '../../../src/middlewares/spider/offsite.js';
 import { Spider } from '../../../src/contracts/spider.js';
 import { MemoryStatsCollector } from '../../../src/stats/memory-stats-collector.js';
 import { TestSpider, fakeCrawler, recordLogs } from '../../helpers/fake-crawler.js';
@@ -60,7 +60,8 @@ describe('OffsiteMiddleware', () => {
   it('allows everything when the spider has no allowedDomains or an empty list', async () => {
     for (const domains of [undefined, []]) {
       const spider = spiderFor(domains);
-      const middleware = new OffsiteMiddleware();
+      // data: from a remote page passes only with ALLOW_LOCAL_SCHEMES_FROM_REMOTE (the default drops it, below).
+      const middleware = new OffsiteMiddleware({ allowLocalSchemesFromRemote: true });
       middleware.openSpider(spider);
       expect(await urlsThrough(middleware, spider, ['http://anything.org/', 'data:text/plain,hi'])).toEqual(['http://anything.org/', 'data:text/plain,hi']);
     }
@@ -92,7 +93,8 @@ describe('OffsiteMiddleware', () => {
     const log = recordLogs(bus);
     const stats = new MemoryStatsCollector();
     const spider = spiderFor(['example.com']);
-    const middleware = new OffsiteMiddleware({ stats, logBus: bus });
+    // Scrapy's case; with the local-scheme check off, so that the data: URL reaches the domain check.
+    const middleware = new OffsiteMiddleware({ stats, logBus: bus, allowLocalSchemesFromRemote: true });
     middleware.openSpider(spider);
     expect(await urlsThrough(middleware, spider, ['data:text/plain,hi', 'about:blank'])).toEqual([]);
     expect(log.textLines()).toEqual([]);
@@ -118,6 +120,65 @@ describe('OffsiteMiddleware', () => {
   it('reads allowedDomains on first use when openSpider was not called', async () => {
     const spider = spiderFor(['example.com']);
     expect(await urlsThrough(new OffsiteMiddleware(), spider, ['http://example.com/', 'http://example.org/'])).toEqual(['http://example.com/']);
+  });
+});
+
+describe('OffsiteMiddleware: local schemes from remote pages (docs/security.md, "Local schemes")', () => {
+  async function through(middleware: OffsiteMiddleware, spider: Spider, pageUrl: string, requests: Request[]): Promise<string[]> {
+    const result = await collect(middleware.processSpiderOutput(responseFor(pageUrl), outputs(...requests), spider));
+    return result.map((r) => (r as Request).url);
+  }
+
+  it('drops file: and data: requests from an http(s) page, dontFilter or not, with one WARNING per scheme, a stat and a request_dropped event', async () => {
+    const crawler = fakeCrawler({});
+    const dropped: string[] = [];
+    crawler.events$.subscribe((event) => {
+      if (event.type === 'request_dropped') dropped.push(`${event.reason} ${event.request.url}`);
+    });
+    const middleware = OffsiteMiddleware.fromCrawler(crawler);
+    middleware.openSpider(crawler.spider);
+    const requests = [
+      new Request('file:///etc/passwd'),
+      new Request('FILE:///etc/shadow', { dontFilter: true }),
+      new Request('data:text/plain,hi'),
+      new Request('http://example.org/ok'),
+    ];
+    expect(await through(middleware, crawler.spider, 'https://example.com/page', requests)).toEqual(['http://example.org/ok']);
+    expect(crawler.textLines()).toEqual([
+      "WARNING [seine.spidermiddlewares.offsite] Dropped a file: request from the remote page <https://example.com/page>: 'file:///etc/passwd' (a remote page cannot make seine read local files; set ALLOW_LOCAL_SCHEMES_FROM_REMOTE=true to allow it; further file: requests from remote pages are counted in offsite/local_scheme)",
+      "WARNING [seine.spidermiddlewares.offsite] Dropped a data: request from the remote page <https://example.com/page>: 'data:text/plain,hi' (a remote page cannot make seine read local files; set ALLOW_LOCAL_SCHEMES_FROM_REMOTE=true to allow it; further data: requests from remote pages are counted in offsite/local_scheme)",
+    ]);
+    expect(crawler.stats.getAll()).toEqual({ 'offsite/local_scheme': 3 });
+    expect(dropped).toEqual(['offsite file:///etc/passwd', 'offsite file:///etc/shadow', 'offsite data:text/plain,hi']);
+  });
+
+  it('lets a local page (file:, data:) request local URLs', async () => {
+    const spider = spiderFor();
+    const middleware = new OffsiteMiddleware();
+    middleware.openSpider(spider);
+    const urls = ['file:///tmp/site/b.html', 'data:text/plain,x'];
+    expect(await through(middleware, spider, 'file:///tmp/site/a.html', urls.map((url) => new Request(url)))).toEqual(urls);
+    expect(await through(middleware, spider, 'data:text/html,<a>', urls.map((url) => new Request(url)))).toEqual(urls);
+  });
+
+  it('lets them through with ALLOW_LOCAL_SCHEMES_FROM_REMOTE', async () => {
+    const crawler = fakeCrawler({ ALLOW_LOCAL_SCHEMES_FROM_REMOTE: true });
+    const middleware = OffsiteMiddleware.fromCrawler(crawler);
+    middleware.openSpider(crawler.spider);
+    expect(await through(middleware, crawler.spider, 'http://example.com/', [new Request('file:///etc/hostname')])).toEqual(['file:///etc/hostname']);
+    expect(crawler.textLines()).toEqual([]);
+  });
+
+  it('tells a local scheme from a remote page: isLocalSchemeFromRemote', () => {
+    const from = (page: string, url: string) => isLocalSchemeFromRemote(new Request(url), responseFor(page));
+    expect([
+      from('http://a.test/', 'file:///x'),
+      from('https://a.test/', 'data:,x'),
+      from('http://a.test/', 'http://b.test/'),
+      from('file:///a', 'file:///b'),
+      from('ftp://a.test/', 'file:///b'),
+    ]).toEqual([true, true, false, false, false]);
+    expect(isLocalSchemeFromRemote(new Request('file:///x'), null)).toBe(false);
   });
 });
 

@@ -13,6 +13,8 @@ const CR = 13;
 const LF = 10;
 // Credentials longer than this cannot be right; the rest of the line is not kept.
 const MAX_CREDENTIAL_BYTES = 1024;
+// Input typed ahead during a login check beyond this is dropped.
+const MAX_HELD_BYTES = 64 * 1024;
 
 export const CONSOLE_PROMPT = '>>> ';
 
@@ -24,7 +26,18 @@ export interface ConsoleOutput {
 }
 
 export interface TelnetSessionOptions {
-  readonly authenticate: (username: string, password: string) => boolean;
+  /**
+   * Checks a login; the console answers a wrong one late (a delay that grows
+   * with each failure, docs/security.md), so it resolves when the answer may
+   * be given.
+   */
+  readonly authenticate: (username: string, password: string) => boolean | Promise<boolean>;
+  /** Logins a connection may try before it is dropped (TELNETCONSOLE_LOGIN_ATTEMPTS, at least 1). */
+  readonly loginAttempts?: number;
+  /** Seconds a connection may stay without logging in (TELNETCONSOLE_LOGIN_TIMEOUT; 0: no limit). */
+  readonly loginTimeout?: number;
+  /** Told when a connection is dropped for its failed logins or its login timeout. */
+  readonly onLoginDropped?: (reason: 'attempts' | 'timeout', failures: number) => void;
   /** The names the console holds, built once the client has logged in. */
   readonly vars: (output: ConsoleOutput) => Record<string, unknown>;
   /** Written after a successful login, before the first prompt. */
@@ -48,7 +61,11 @@ function crlfWriter(socket: Socket): Writable {
 }
 
 export class TelnetSession {
-  #phase: 'username' | 'password' | 'console' | 'closed' = 'username';
+  #phase: 'username' | 'password' | 'checking' | 'console' | 'closed' = 'username';
+  #failures = 0;
+  #held: Buffer[] = [];
+  #heldBytes = 0;
+  #loginTimer: NodeJS.Timeout | undefined;
   #line: number[] = [];
   // A line ended with CR: a LF right after it belongs to the same line end.
   #skipLf = false;
@@ -72,7 +89,26 @@ export class TelnetSession {
     socket.on('close', () => this.#closed());
     // A client that resets the connection is not the crawl's problem: 'close' follows.
     socket.on('error', () => {});
+    const timeout = options.loginTimeout ?? 0;
+    if (timeout > 0) {
+      this.#loginTimer = setTimeout(() => {
+        this.#loginTimer = undefined;
+        if (this.#phase === 'console' || this.#phase === 'closed') return;
+        this.#phase = 'closed';
+        this.options.onLoginDropped?.('timeout', this.#failures);
+        this.#send(Buffer.from([IAC, WONT, ECHO]));
+        this.socket.end('\r\nLogin timed out\r\n');
+        // A client that does not read is not waited for.
+        setTimeout(() => this.socket.destroy(), 1000).unref();
+      }, timeout * 1000);
+      this.#loginTimer.unref();
+    }
     socket.write('Username: ');
+  }
+
+  /** Failed logins on this connection so far. */
+  get failures(): number {
+    return this.#failures;
   }
 
   /** Ends the console and drops the connection (the crawl is closing). */
@@ -86,7 +122,21 @@ export class TelnetSession {
   }
 
   #receive(chunk: Buffer): void {
-    const data = this.#filter.feed(chunk);
+    this.#process(this.#filter.feed(chunk));
+  }
+
+  #hold(bytes: Uint8Array): void {
+    // Input typed ahead while a login is checked is kept (bounded) and read after the answer.
+    if (this.#heldBytes + bytes.length > MAX_HELD_BYTES) return;
+    this.#held.push(Buffer.from(bytes));
+    this.#heldBytes += bytes.length;
+  }
+
+  #process(data: Uint8Array): void {
+    if (this.#phase === 'checking') {
+      this.#hold(data);
+      return;
+    }
     let index = 0;
     while (index < data.length && (this.#phase === 'username' || this.#phase === 'password')) {
       const byte = data[index++] as number;
@@ -98,6 +148,8 @@ export class TelnetSession {
       if (byte === CR || byte === LF) this.#endLine();
       else if (this.#line.length < MAX_CREDENTIAL_BYTES) this.#line.push(byte);
     }
+    // #endLine may have changed the phase (TypeScript keeps the narrowing of the loop).
+    if ((this.#phase as string) === 'checking' && index < data.length) this.#hold(data.subarray(index));
     if (this.#phase !== 'console' || this.#input === undefined || index >= data.length) return;
     let rest = data.subarray(index);
     if (this.#skipLf && rest[0] === LF) rest = rest.subarray(1);
@@ -118,13 +170,57 @@ export class TelnetSession {
       return;
     }
     this.#send(Buffer.from([IAC, WONT, ECHO]));
-    if (!this.options.authenticate(this.#username, text)) {
+    // What comes while the login is checked is dropped: one answer per attempt.
+    this.#phase = 'checking';
+    let result: boolean | Promise<boolean>;
+    try {
+      result = this.options.authenticate(this.#username, text);
+    } catch {
+      result = false;
+    }
+    if (typeof result === 'boolean') {
+      this.#answer(result);
+      return;
+    }
+    result.then(
+      (ok) => this.#answer(ok),
+      () => this.#answer(false),
+    );
+  }
+
+  #replayHeld(): void {
+    if (this.#held.length === 0) return;
+    const held = Buffer.concat(this.#held);
+    this.#held = [];
+    this.#heldBytes = 0;
+    this.#process(held);
+  }
+
+  #answer(ok: boolean): void {
+    if (this.#phase !== 'checking') return;
+    if (ok) {
+      this.#clearLoginTimer();
+      this.socket.write('\r\n');
+      this.#startConsole();
+      this.#replayHeld();
+      return;
+    }
+    this.#failures += 1;
+    this.#line = [];
+    if (this.#failures >= Math.max(1, this.options.loginAttempts ?? 1)) {
       this.#phase = 'closed';
+      this.options.onLoginDropped?.('attempts', this.#failures);
       this.socket.end('\r\nAuthentication failed\r\n');
       return;
     }
-    this.socket.write('\r\n');
-    this.#startConsole();
+    this.#phase = 'username';
+    this.socket.write('\r\nAuthentication failed\r\nUsername: ');
+    this.#replayHeld();
+  }
+
+  #clearLoginTimer(): void {
+    if (this.#loginTimer !== undefined) clearTimeout(this.#loginTimer);
+    this.#loginTimer = undefined;
   }
 
   #startConsole(): void {
@@ -168,6 +264,7 @@ export class TelnetSession {
   #closed(): void {
     // Set first: closing the REPL emits 'exit', which must not end the socket again.
     this.#phase = 'closed';
+    this.#clearLoginTimer();
     const server = this.#repl;
     this.#repl = undefined;
     server?.close();

@@ -1,4 +1,4 @@
-import { mkdir, readFile, stat, unlink, writeFile } from 'node:fs/promises';
+import { readFile, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
@@ -9,6 +9,7 @@ import type { Request } from '../../http/request.js';
 import { Response } from '../../http/response.js';
 import { defaultLogBus, type LogBus, type Logger } from '../../log/index.js';
 import { dataPath } from '../../project/data-path.js';
+import { makePrivateDir, writePrivateFile } from '../../private-files.js';
 import { DEFAULT_SETTINGS } from '../../settings/index.js';
 import type { Spider } from '../../contracts/spider.js';
 import type { HttpCacheStorage } from './http-cache-contracts.js';
@@ -67,6 +68,29 @@ export function headersFromRaw(raw: string): Headers {
     headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
   }
   return headers;
+}
+
+/**
+ * The request headers that carry credentials: the cache stores them as
+ * `Name: <redacted>` (docs/security.md). Nothing reads them back: an entry is
+ * found by the request fingerprint, the policies look only at the cached
+ * response's headers and the new request's (RFC2616Policy has no Vary
+ * handling, as Scrapy's), so `request_headers` is a record for people.
+ */
+export const REDACTED_REQUEST_HEADERS: readonly string[] = ['Authorization', 'Proxy-Authorization', 'Cookie'];
+
+/** The marker written in place of a credential header's value. */
+export const REDACTED = '<redacted>';
+
+/** A copy of `headers` with the value of each credential header replaced by `<redacted>` (one line per header). */
+export function redactCredentials(headers: Headers): Headers {
+  const redacted = new Headers();
+  const secret = new Set(REDACTED_REQUEST_HEADERS.map((name) => name.toLowerCase()));
+  for (const [name, values] of headers.entries()) {
+    if (secret.has(name.toLowerCase())) redacted.append(name, REDACTED);
+    else for (const value of values) redacted.append(name, value);
+  }
+  return redacted;
 }
 
 function isGzipped(bytes: Buffer): boolean {
@@ -155,7 +179,7 @@ export class FilesystemCacheStorage implements HttpCacheStorage {
 
   async storeResponse(spider: Spider, request: Request, response: Response): Promise<void> {
     const path = this.entryPath(spider, request);
-    await mkdir(path, { recursive: true });
+    await makePrivateDir(path);
     await unlink(join(path, 'meta')).catch((error: unknown) => {
       if (!isMissing(error)) throw error;
     });
@@ -166,9 +190,9 @@ export class FilesystemCacheStorage implements HttpCacheStorage {
       response_url: response.url,
       timestamp: this.#now() / 1000,
     };
-    const write = async (name: string, data: Buffer): Promise<void> => writeFile(join(path, name), this.gzip ? await gzipAsync(data) : data);
+    const write = async (name: string, data: Buffer): Promise<void> => writePrivateFile(join(path, name), this.gzip ? await gzipAsync(data) : data);
     // Header values are byte strings on the wire; latin1 keeps each byte as it came.
-    await write('request_headers', Buffer.from(headersToRaw(request.headers), 'latin1'));
+    await write('request_headers', Buffer.from(headersToRaw(redactCredentials(request.headers)), 'latin1'));
     await write('request_body', request.body);
     await write('response_headers', Buffer.from(headersToRaw(response.headers), 'latin1'));
     await write('response_body', response.body);

@@ -12,6 +12,29 @@ export interface OffsiteOptions extends ComponentOptions {
   allowedDomains?: readonly (string | null | undefined)[];
   /** Told of each filtered request (the crawl's `request_dropped` event with reason `offsite`). */
   onDropped?: (request: Request) => void;
+  /** ALLOW_LOCAL_SCHEMES_FROM_REMOTE: let a remote page's callbacks request file: and data: URLs (default false). */
+  allowLocalSchemesFromRemote?: boolean;
+}
+
+/** The schemes that read this machine (file:) or need no network (data:): never fetched for a remote page by default. */
+export const LOCAL_SCHEMES: readonly string[] = ['file:', 'data:'];
+const REMOTE_SCHEMES = new Set(['http:', 'https:']);
+
+function schemeOf(url: string): string | null {
+  const match = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(url);
+  return match === null ? null : `${match[1]!.toLowerCase()}:`;
+}
+
+/**
+ * True when `request` reads a local scheme (file:, data:) and comes from a
+ * remote (http/https) page: a hostile page's `<a href="file:///etc/passwd">`
+ * (docs/security.md, "Local schemes").
+ */
+export function isLocalSchemeFromRemote(request: Request, response: Response | null | undefined): boolean {
+  if (response === null || response === undefined) return false;
+  const scheme = schemeOf(request.url);
+  if (scheme === null || !LOCAL_SCHEMES.includes(scheme)) return false;
+  return REMOTE_SCHEMES.has(schemeOf(response.url) ?? '');
 }
 
 const URL_ENTRY = /^https?:\/\/.*$/;
@@ -25,6 +48,12 @@ const ALLOW_ALL = /(?:)/;
  * the first time a host is seen, stats `offsite/domains` (hosts) and
  * `offsite/filtered` (requests). `dontFilter` requests pass. Start requests
  * do not go through it (Scrapy 2.8 filters only callback output).
+ *
+ * seine also drops file: and data: requests yielded for a remote (http or
+ * https) page, `dontFilter` or not, unless ALLOW_LOCAL_SCHEMES_FROM_REMOTE:
+ * a WARNING the first time per scheme, stat `offsite/local_scheme`, and a
+ * `request_dropped` event with reason `offsite`. Start requests (a
+ * `file:///…` start URL) and the shell's `fetch()` do not go through it.
  */
 export class OffsiteMiddleware implements SpiderMiddleware {
   readonly #stats: StatsCollector;
@@ -33,27 +62,54 @@ export class OffsiteMiddleware implements SpiderMiddleware {
   readonly #onDropped: ((request: Request) => void) | undefined;
   #hostRegex: RegExp | undefined;
   #domainsSeen = new Set<string>();
+  readonly #allowLocalSchemes: boolean;
+  #localSchemesWarned = new Set<string>();
 
   constructor(options: OffsiteOptions = {}) {
     this.#stats = options.stats ?? NULL_STATS;
     this.#logger = (options.logBus ?? defaultLogBus).getLogger('seine.spidermiddlewares.offsite');
     this.#allowedDomains = options.allowedDomains;
     this.#onDropped = options.onDropped;
+    this.#allowLocalSchemes = options.allowLocalSchemesFromRemote ?? false;
   }
 
   static fromCrawler(crawler: Crawler): OffsiteMiddleware {
-    return new OffsiteMiddleware({ stats: crawler.stats, logBus: crawler.logBus, onDropped: (request) => crawler.emit({ type: 'request_dropped', request, reason: 'offsite' }) });
+    return new OffsiteMiddleware({
+      stats: crawler.stats,
+      logBus: crawler.logBus,
+      onDropped: (request) => crawler.emit({ type: 'request_dropped', request, reason: 'offsite' }),
+      allowLocalSchemesFromRemote: crawler.settings.getBool('ALLOW_LOCAL_SCHEMES_FROM_REMOTE'),
+    });
   }
 
   openSpider(spider: Spider): void {
     this.#hostRegex = this.#buildHostRegex(spider);
     this.#domainsSeen = new Set();
+    this.#localSchemesWarned = new Set();
   }
 
-  async *processSpiderOutput(_response: Response, result: AsyncIterable<SpiderOutput>, spider: Spider): AsyncIterable<SpiderOutput> {
+  async *processSpiderOutput(response: Response, result: AsyncIterable<SpiderOutput>, spider: Spider): AsyncIterable<SpiderOutput> {
     for await (const output of result) {
-      if (this.#passes(output, spider)) yield output;
+      if (this.#localSchemePasses(output, response, spider) && this.#passes(output, spider)) yield output;
     }
+  }
+
+  #localSchemePasses(output: SpiderOutput, response: Response, spider: Spider): boolean {
+    if (this.#allowLocalSchemes || !isRequest(output) || !isLocalSchemeFromRemote(output, response)) return true;
+    const scheme = schemeOf(output.url)!;
+    if (!this.#localSchemesWarned.has(scheme)) {
+      this.#localSchemesWarned.add(scheme);
+      const shown = output.url.length > 100 ? `${output.url.slice(0, 100)}…` : output.url;
+      this.#logger.warning(
+        `Dropped a ${scheme} request from the remote page <${response.url}>: '${shown}' ` +
+          `(a remote page cannot make seine read local files; set ALLOW_LOCAL_SCHEMES_FROM_REMOTE=true to allow it; ` +
+          `further ${scheme} requests from remote pages are counted in offsite/local_scheme)`,
+        { spider },
+      );
+    }
+    this.#stats.inc('offsite/local_scheme');
+    this.#onDropped?.(output);
+    return false;
   }
 
   /** True when `request` goes to an allowed host (Scrapy's `should_follow`). */
