@@ -116,7 +116,23 @@ describe('XPathError', () => {
 
   it('reports an expression nested too deeply to compile, instead of overflowing the stack', () => {
     const deep = '('.repeat(20000) + '1' + ')'.repeat(20000);
-    expect(() => compileXPath(deep)).toThrow(`Invalid XPath: '${deep}' at position 0: the expression is nested too deeply to compile`);
+    let caught: unknown;
+    try {
+      compileXPath(deep);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(XPathError);
+    const error = caught as XPathError;
+    expect(error.query).toBe(deep);
+    expect(error.position).toBe(256);
+    expect(error.reason).toBe(
+      'the expression nests more than 256 levels deep (parentheses, predicates, function calls and operators count); split it into several queries',
+    );
+    // The message quotes the start and the place, not 40,001 characters.
+    expect(error.message).toBe(
+      `Invalid XPath: '${'('.repeat(60)}…' (40001 characters), around position 256: '…${'('.repeat(60)}…' at position 256: ${error.reason}`,
+    );
   });
 
   it('rejects a context that is not a node with a TypeError naming the query', () => {

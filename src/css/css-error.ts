@@ -1,4 +1,5 @@
 import { SeineError } from '../errors/seine-error.js';
+import { quoteQuery } from '../xpath/errors.js';
 
 /**
  * A CSS selector that seine cannot translate: either it does not parse, or it
@@ -20,7 +21,7 @@ export class CssError extends SeineError {
 
   constructor(query: string, position: number | null, reason: string) {
     const where = position === null ? '' : ` at position ${position}`;
-    super(CssError.code, `Invalid CSS selector '${printable(query)}'${where}: ${reason}`);
+    super(CssError.code, `Invalid CSS selector ${quoteQuery(query, position, printable)}${where}: ${reason}`);
     this.query = query;
     this.position = position;
     this.reason = reason;

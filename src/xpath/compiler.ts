@@ -20,7 +20,9 @@ import {
 import { XPathError } from './errors.js';
 import { EXTENSION_NAMESPACES, NULL_NAMESPACE_EXTENSIONS } from './extensions.js';
 import { CORE_FUNCTIONS, type CallSite, type FunctionDef } from './functions.js';
-import { compileFilterExpr, compileLocationPath, compileUnion, type PathEnv } from './paths.js';
+import { compileFilterExpr, compileLocationPath, compileUnion, unionOfMany, type PathEnv } from './paths.js';
+import { chainOf } from './parser.js';
+import { describeType } from './functions.js';
 import { containsWord, hasXmlSpace } from './strings.js';
 import {
   compareNodeSets,
@@ -94,6 +96,9 @@ class Compiler implements PathEnv {
         return this.fold(numberCode((n, p, s, rt) => -num(n, p, s, rt), operand.deps), [operand]);
       }
       case 'binary':
+        if (ast.op === 'or' || ast.op === 'and' || ast.op === '|') {
+          if (ast.left.kind === 'binary' && ast.left.op === ast.op) return this.compileChain(ast);
+        }
         return this.compileBinary(ast.op, ast.left, ast.right, ast.pos);
       case 'path':
         return compileLocationPath(ast.absolute, ast.steps, this);
@@ -109,6 +114,43 @@ class Compiler implements PathEnv {
     if (code.type === 'nodeset' || code.type === 'any') return code;
     if (!operands.every((o) => o.constant !== undefined)) return code;
     return constantCode(code.value(FOLD_NODE, 1, 1, FOLD_RUNTIME) as string | number | boolean);
+  }
+
+  /**
+   * `a or b or c …`, `a and b and …`, `a | b | …` of three operands or more:
+   * one loop over the operands instead of a closure per operator, so that a
+   * chain of thousands neither recurses here nor when it runs. Same
+   * results, same short-circuit order, same errors as the pairwise form.
+   */
+  private compileChain(ast: Extract<ExprAst, { kind: 'binary' }>): Code {
+    const { operands, positions } = chainOf(ast);
+    const codes: Code[] = [];
+    for (let i = 0; i < operands.length; i++) {
+      const code = this.compile(operands[i]!);
+      if (ast.op === '|') {
+        if (i === 1 && codes[0]!.set === null) {
+          this.fail(positions[0]!, `'|' joins node-sets, but its left operand is ${describeType(codes[0]!)}`);
+        }
+        if (i > 0 && code.set === null) this.fail(positions[i - 1]!, `'|' joins node-sets, but its right operand is ${describeType(code)}`);
+      }
+      codes.push(code);
+    }
+    let deps = 0;
+    for (const c of codes) deps |= c.deps;
+    if (ast.op === '|') return unionOfMany(codes.map((c) => c.set!), deps);
+    const fns = codes.map((c) => c.bool);
+    const n = fns.length;
+    const code =
+      ast.op === 'or'
+        ? booleanCode((node, p, s, rt) => {
+            for (let i = 0; i < n; i++) if (fns[i]!(node, p, s, rt)) return true;
+            return false;
+          }, deps)
+        : booleanCode((node, p, s, rt) => {
+            for (let i = 0; i < n; i++) if (!fns[i]!(node, p, s, rt)) return false;
+            return true;
+          }, deps);
+    return this.fold(code, codes);
   }
 
   private compileBinary(op: BinaryOp, leftAst: ExprAst, rightAst: ExprAst, pos: number): Code {

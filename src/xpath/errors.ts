@@ -19,10 +19,27 @@ export class XPathError extends SeineError {
   readonly reason: string;
 
   constructor(query: string, position: number, reason: string, options?: { cause?: unknown }) {
-    super(XPathError.code, `Invalid XPath: '${query}' at position ${position}: ${reason}`, options);
+    super(XPathError.code, `Invalid XPath: ${quoteQuery(query, position)} at position ${position}: ${reason}`, options);
     this.query = query;
     this.position = position;
     this.reason = reason;
   }
 }
 
+
+/** Queries longer than this are shortened in error messages (the error's `query` keeps all of it). */
+export const QUOTED_QUERY_LIMIT = 200;
+
+/**
+ * A query as an error message quotes it: whole when short; otherwise its
+ * start, its length, and the text around `position`, so that a generated
+ * query of 100,000 characters makes a one-line message, not a 100 KB one.
+ */
+export function quoteQuery(query: string, position: number | null, show: (text: string) => string = (t) => t): string {
+  if (query.length <= QUOTED_QUERY_LIMIT) return `'${show(query)}'`;
+  const head = `'${show(query.slice(0, 60))}…' (${query.length} characters)`;
+  if (position === null || position < 60) return head;
+  const from = Math.max(0, position - 30);
+  const to = Math.min(query.length, position + 30);
+  return `${head}, around position ${position}: '${from > 0 ? '…' : ''}${show(query.slice(from, to))}${to < query.length ? '…' : ''}'`;
+}

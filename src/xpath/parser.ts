@@ -17,6 +17,32 @@ const DESCENDANT_OR_SELF_NODE = (pos: number): StepAst => ({
   pos,
 });
 
+/**
+ * How deeply an expression may nest (each parenthesis, predicate, function
+ * call, and each operator whose operand is itself an operation, counts one
+ * level; chains of `or`, `and` and `|` count as one). Far beyond what
+ * people write, and low enough that parsing, compiling and evaluating stay
+ * well inside Node's default stack even when called from deep in a program.
+ */
+export const MAX_XPATH_NESTING = 256;
+
+/** Binary operators (except `|`, which binds tighter than unary minus) by precedence, lowest first. */
+const BINARY_LEVEL: ReadonlyMap<string, number> = new Map([
+  ['or', 0],
+  ['and', 1],
+  ['=', 2],
+  ['!=', 2],
+  ['<', 3],
+  ['<=', 3],
+  ['>', 3],
+  ['>=', 3],
+  ['+', 4],
+  ['-', 4],
+  ['*', 5],
+  ['div', 5],
+  ['mod', 5],
+]);
+
 function describe(token: Token): string {
   switch (token.type) {
     case 'eof':
@@ -33,6 +59,7 @@ function describe(token: Token): string {
 class Parser {
   private readonly tokens: Token[];
   private index = 0;
+  private depth = 0;
   readonly prefixes = new Set<string>();
 
   constructor(private readonly source: string) {
@@ -71,55 +98,59 @@ class Parser {
     return expr;
   }
 
+  /**
+   * Every nested expression (parentheses, predicates, function arguments)
+   * passes here; past MAX_XPATH_NESTING levels the expression is refused
+   * with a rule instead of overflowing the call stack.
+   */
   private parseExpr(): ExprAst {
-    return this.parseOr();
+    if (++this.depth > MAX_XPATH_NESTING) this.tooDeep(this.peek());
+    const expr = this.parseBinary(0);
+    this.depth--;
+    return expr;
   }
 
-  private binaryLevel(ops: readonly string[], operand: () => ExprAst): ExprAst {
-    let left = operand();
+  tooDeep(at: Token | { pos: number }): never {
+    throw new XPathError(this.source, at.pos, `the expression nests more than ${MAX_XPATH_NESTING} levels deep (parentheses, predicates, function calls and operators count); split it into several queries`);
+  }
+
+  /**
+   * The binary operators by precedence climbing: operators of one level
+   * associate to the left, as the grammar's one-function-per-level form
+   * builds them, but a nested expression costs a few stack frames instead
+   * of one per precedence level.
+   */
+  private parseBinary(minLevel: number): ExprAst {
+    let left = this.parseUnary();
     for (;;) {
       const t = this.peek();
-      if (t.type !== 'operator' || !ops.includes(t.value)) return left;
+      if (t.type !== 'operator') return left;
+      const level = BINARY_LEVEL.get(t.value);
+      if (level === undefined || level < minLevel) return left;
       this.next();
-      const right = operand();
+      const right = this.parseBinary(level + 1);
       left = { kind: 'binary', op: t.value as BinaryOp, left, right, pos: t.pos };
     }
   }
 
-  private parseOr(): ExprAst {
-    return this.binaryLevel(['or'], () => this.parseAnd());
-  }
-
-  private parseAnd(): ExprAst {
-    return this.binaryLevel(['and'], () => this.parseEquality());
-  }
-
-  private parseEquality(): ExprAst {
-    return this.binaryLevel(['=', '!='], () => this.parseRelational());
-  }
-
-  private parseRelational(): ExprAst {
-    return this.binaryLevel(['<', '<=', '>', '>='], () => this.parseAdditive());
-  }
-
-  private parseAdditive(): ExprAst {
-    return this.binaryLevel(['+', '-'], () => this.parseMultiplicative());
-  }
-
-  private parseMultiplicative(): ExprAst {
-    return this.binaryLevel(['*', 'div', 'mod'], () => this.parseUnary());
-  }
-
+  /** `-` repeated: a loop, so that `----…1` cannot exhaust the stack. */
   private parseUnary(): ExprAst {
-    if (this.isOperator('-')) {
-      const t = this.next();
-      return { kind: 'negate', operand: this.parseUnary(), pos: t.pos };
-    }
-    return this.parseUnion();
+    const minuses: Token[] = [];
+    while (this.isOperator('-')) minuses.push(this.next());
+    let expr = this.parseUnion();
+    for (let i = minuses.length - 1; i >= 0; i--) expr = { kind: 'negate', operand: expr, pos: minuses[i]!.pos };
+    return expr;
   }
 
   private parseUnion(): ExprAst {
-    return this.binaryLevel(['|'], () => this.parsePath());
+    let left = this.parsePath();
+    for (;;) {
+      const t = this.peek();
+      if (t.type !== 'operator' || t.value !== '|') return left;
+      this.next();
+      const right = this.parsePath();
+      left = { kind: 'binary', op: '|', left, right, pos: t.pos };
+    }
   }
 
   private startsStep(t: Token): boolean {
@@ -290,8 +321,74 @@ class Parser {
   }
 }
 
+/** Operators whose left-leaning chains (`a or b or c …`) the compiler flattens into one loop. */
+export const FLATTENED_OPS: ReadonlySet<BinaryOp> = new Set(['or', 'and', '|']);
+
+/** The operands of a chain of `op` (`a or b or c` → [a, b, c]) and the operators' positions, without recursion. */
+export function chainOf(ast: Extract<ExprAst, { kind: 'binary' }>): { operands: ExprAst[]; positions: number[] } {
+  const operands: ExprAst[] = [];
+  const positions: number[] = [];
+  let cur: ExprAst = ast;
+  while (cur.kind === 'binary' && cur.op === ast.op) {
+    operands.push(cur.right);
+    positions.push(cur.pos);
+    cur = cur.left;
+  }
+  operands.push(cur);
+  operands.reverse();
+  positions.reverse();
+  return { operands, positions };
+}
+
+/**
+ * The compiler and the code it produces recurse once per level of the
+ * syntax tree; chains of arithmetic or comparison operators deepen the tree
+ * without nesting parentheses (`1+1+1…`), so the tree's depth is checked
+ * here, by an explicit walk.
+ */
+function checkDepth(parser: Parser, ast: ExprAst): void {
+  const stack: Array<[ExprAst, number]> = [[ast, 1]];
+  const push = (child: ExprAst, depth: number): void => {
+    if (depth > MAX_XPATH_NESTING) parser.tooDeep(child);
+    stack.push([child, depth]);
+  };
+  const pushSteps = (steps: readonly StepAst[], depth: number): void => {
+    for (const step of steps) for (const pred of step.preds) push(pred, depth);
+  };
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    switch (node.kind) {
+      case 'binary':
+        if (FLATTENED_OPS.has(node.op)) {
+          for (const operand of chainOf(node).operands) push(operand, depth + 1);
+        } else {
+          push(node.left, depth + 1);
+          push(node.right, depth + 1);
+        }
+        break;
+      case 'negate':
+        push(node.operand, depth + 1);
+        break;
+      case 'call':
+        for (const arg of node.args) push(arg, depth + 1);
+        break;
+      case 'path':
+        pushSteps(node.steps, depth + 1);
+        break;
+      case 'filter':
+        push(node.primary, depth + 1);
+        for (const pred of node.preds) push(pred, depth + 1);
+        pushSteps(node.steps, depth + 1);
+        break;
+      default:
+        break;
+    }
+  }
+}
+
 export function parseXPath(source: string): ParsedXPath {
   const parser = new Parser(source);
   const ast = parser.parseAll();
+  checkDepth(parser, ast);
   return { source, ast, prefixes: [...parser.prefixes] };
 }

@@ -31,7 +31,7 @@ import {
   type AxisScan,
   type NodeTest,
 } from './axes.js';
-import { nodeSetCode, type Code, type Fn, type Runtime } from './code.js';
+import { nodeSetCode, type Code, type Fn, type NodeSetCode, type Runtime } from './code.js';
 import { describeType } from './functions.js';
 import {
   allFilters,
@@ -257,6 +257,9 @@ function rootOf(n: DomNode): DomNode {
   return cur;
 }
 
+/** Longest path whose existence test searches depth first (one stack frame per step). */
+const MAX_SEARCH_STEPS = 64;
+
 /** Node-set code for `steps` applied to one start node (the context node or its root). */
 function singleStartPath(start: (n: DomNode) => DomNode, steps: StepCode[]): Code {
   if (steps.length === 0) return nodeSetCode({ all: (n) => [start(n)], atMostOne: true, count: () => 1, exists: () => true }, 0);
@@ -306,6 +309,9 @@ function singleStartPath(start: (n: DomNode) => DomNode, steps: StepCode[]): Cod
     }
     return found;
   };
+  // The search recurses once per step; a path of hundreds of steps (`a/b/c/…`, or cssselect's
+  // output for a long descendant chain) builds its node-sets step by step instead.
+  if (steps.length > MAX_SEARCH_STEPS) return nodeSetCode({ all, atMostOne }, 0);
   return nodeSetCode({ all, atMostOne, exists: (n, _p, _s, rt) => existsFrom(0, start(n), rt) }, 0);
 }
 
@@ -357,5 +363,36 @@ export function compileUnion(left: Code, right: Code, pos: number, env: PathEnv)
       },
     },
     left.deps | right.deps,
+  );
+}
+
+/** `a | b | c …`: every operand's nodes in one array, put in document order once. */
+export function unionOfMany(sets: readonly NodeSetCode[], deps: number): Code {
+  const n = sets.length;
+  return nodeSetCode(
+    {
+      all: (node, p, s, rt) => {
+        const out: DomNode[] = [];
+        for (let i = 0; i < n; i++) {
+          const part = sets[i]!.all(node, p, s, rt);
+          for (let k = 0; k < part.length; k++) out.push(part[k]!);
+        }
+        sortUnique(out);
+        return out;
+      },
+      exists: (node, p, s, rt) => {
+        for (let i = 0; i < n; i++) if (sets[i]!.exists(node, p, s, rt)) return true;
+        return false;
+      },
+      first: (node, p, s, rt) => {
+        let best: DomNode | null = null;
+        for (let i = 0; i < n; i++) {
+          const f = sets[i]!.first(node, p, s, rt);
+          if (f !== null && (best === null || f.order < best.order)) best = f;
+        }
+        return best;
+      },
+    },
+    deps,
   );
 }
