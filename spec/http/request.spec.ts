@@ -172,4 +172,16 @@ describe('safeUrl', () => {
     expect(safeUrl('../x y')).toBe('../x%20y');
     expect(safeUrl('http://h:bad/a b')).toBe('http://h:bad/a%20b');
   });
+
+  // Found by spec/fuzz/http-url.spec.ts: encodeURIComponent threw URIError on a lone surrogate.
+  it("escapes a lone surrogate as U+FFFD where Python could not split the URL ('http://[\\ud800')", () => {
+    expect(safeUrl('http://[\ud800')).toBe('http://[%EF%BF%BD');
+    expect(safeUrl('http://a:x/\udc00')).toBe('http://a:x/%EF%BF%BD');
+  });
+
+  // Found by spec/fuzz/http-url.spec.ts: the escaped form split, and the second call dropped the empty fragment.
+  it("is idempotent where escaping makes the URL splittable ('http://℀.com#')", () => {
+    expect(safeUrl('http://℀.com#')).toBe('http://%E2%84%80.com');
+    expect(safeUrl(safeUrl('http://℀.com#'))).toBe('http://%E2%84%80.com');
+  });
 });

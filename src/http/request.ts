@@ -76,8 +76,22 @@ export function safeUrl(url: string, encoding = 'utf-8'): string {
   try {
     return safeUrlString(url, encoding);
   } catch {
-    return url.trim().replace(/[^\x21-\x7e]|["<>\\^`{|}]/gu, (ch) => encodeURIComponent(ch));
+    const escaped = url.trim().replace(/[^\x21-\x7e]|["<>\\^`{|}]/gu, percentEncodeUtf8);
+    // Escaping can make a URL splittable (a non-ASCII host that Python refused under NFKC, `http://℀.com#`):
+    // then safeUrlString's form, so that safeUrl(safeUrl(u)) === safeUrl(u) (spec/fuzz/http-url.spec.ts).
+    try {
+      return safeUrlString(escaped, encoding);
+    } catch {
+      return escaped;
+    }
   }
+}
+
+/** `%XX` for each UTF-8 byte; a lone surrogate as U+FFFD's bytes, as safeUrlString writes it (encodeURIComponent throws on it). */
+function percentEncodeUtf8(ch: string): string {
+  let out = '';
+  for (const byte of Buffer.from(ch, 'utf8')) out += '%' + byte.toString(16).toUpperCase().padStart(2, '0');
+  return out;
 }
 
 const MISSING_SCHEME_HINT = "write an absolute URL such as 'https://example.com/page', or use response.follow() to join a link to the page's URL";
