@@ -174,12 +174,12 @@ describe('redirect', () => {
     expect(result.reason).toBe('finished');
   });
 
-  it('ends a redirect loop from a followed link at the duplicate filter', async () => {
+  it('ends a redirect loop from a followed link with a WARNING showing the loop (Scrapy 2.8: at the duplicate filter, DEBUG)', async () => {
     site.reset();
     const result = await runCrawl(pages([site.url('/to-loop')]));
     expect(site.hits).toEqual(['/to-loop', '/loop']);
-    expect(result.lines).toContain(`Filtered duplicate request: <GET ${site.url('/loop')}> - no more duplicates will be shown (see DUPEFILTER_DEBUG to show all duplicates)`);
-    expect(result.stats['dupefilter/filtered']).toBe(1);
+    expect(result.lines).toContain(`Redirect loop: <GET ${site.url('/loop')}> → <GET ${site.url('/loop')}> (not followed: <GET ${site.url('/loop')}> was already requested)`);
+    expect(result.stats['redirect/loop']).toBe(1);
   });
 
   it('ends a dontFilter redirect loop at REDIRECT_MAX_TIMES', async () => {

@@ -84,11 +84,21 @@ describe('the built-in downloader middlewares together, in their default order',
   it('gives up on a redirect loop with IgnoreRequest after REDIRECT_MAX_TIMES', async () => {
     const crawler = fakeCrawler({ REDIRECT_MAX_TIMES: 4 });
     const { fetched, fetch } = site((request) => new Response({ url: request.url, status: 301, headers: { Location: request.url.endsWith('/a') ? '/b' : '/a' }, request }));
-    const outcome = await crawlOne(crawler, fetch, new Request('http://127.0.0.1:8000/a'));
+    // dontFilter: without it the loop ends at its first turn (the 'redirect loop' test below).
+    const outcome = await crawlOne(crawler, fetch, new Request('http://127.0.0.1:8000/a', { dontFilter: true }));
     expect(outcome.kind).toBe('error');
     expect((outcome as { error: Error }).error.message).toBe('max redirections reached');
     expect(fetched.length).toBe(5);
     expect(crawler.lines().at(-1)).toEqual(['seine.downloadermiddlewares.redirect', 'DEBUG', 'Discarding <GET http://127.0.0.1:8000/a>: max redirections reached']);
+  });
+
+  it('ends a redirect loop at its first turn with IgnoreRequest and a WARNING (the duplicate filter would drop it silently)', async () => {
+    const crawler = fakeCrawler();
+    const { fetched, fetch } = site((request) => new Response({ url: request.url, status: 301, headers: { Location: request.url.endsWith('/a') ? '/b' : '/a' }, request }));
+    const outcome = await crawlOne(crawler, fetch, new Request('http://127.0.0.1:8000/a'));
+    expect((outcome as { error: Error }).error.message).toBe('redirect loop');
+    expect(fetched.length).toBe(2);
+    expect(crawler.lines().at(-1)).toEqual(['seine.downloadermiddlewares.redirect', 'WARNING', 'Redirect loop: <GET http://127.0.0.1:8000/a> → <GET http://127.0.0.1:8000/b> → <GET http://127.0.0.1:8000/a> (not followed: <GET http://127.0.0.1:8000/a> was already requested)']);
   });
 
   it('lets the user disable a built-in by mapping it to null', async () => {

@@ -106,7 +106,13 @@ describe('RedirectMiddleware: Location', () => {
       const response = redirectResponse(request, 302, location);
       expect(mw.processResponse(request, response, spider)).toBe(response);
     }
-    expect(crawler.logs).toEqual([]);
+    // Scrapy 2.8 followed them all (file: too); seine says why it does not (docs/security.md, "Redirects").
+    expect(crawler.lines(LOGGER)).toEqual([
+      [LOGGER, 'WARNING', "Refusing to follow the redirect (302) of <GET http://a.test/> to 'ftp://a.test/file': not an http(s) URL"],
+      [LOGGER, 'WARNING', "Refusing to follow the redirect (302) of <GET http://a.test/> to 'data:text/html,hi': not an http(s) URL"],
+      [LOGGER, 'WARNING', "Refusing to follow the redirect (302) of <GET http://a.test/> to 'http://[bad': not a valid URL"],
+    ]);
+    expect(crawler.stats.getAll()).toEqual({ 'redirect/refused_scheme': 2, 'redirect/refused_invalid': 1 });
   });
 
   it('passes on a redirect status without Location, and statuses that are not redirects', () => {
@@ -116,6 +122,33 @@ describe('RedirectMiddleware: Location', () => {
       const response = redirectResponse(request, status, location);
       expect(mw.processResponse(request, response, spider)).toBe(response);
     }
+  });
+});
+
+describe('RedirectMiddleware: loops (docs/security.md, "Redirects")', () => {
+  it('drops a redirect back into its own chain with one WARNING showing the chain, and counts it', () => {
+    const { crawler, mw, spider } = setup();
+    const b = follow(mw, new Request('http://a.test/a'), 302, '/b', spider);
+    expect(() => mw.processResponse(b, redirectResponse(b, 302, '/a'), spider)).toThrow(new IgnoreRequest('redirect loop'));
+    expect(crawler.lines(LOGGER).filter(([, level]) => level === 'WARNING')).toEqual([
+      [LOGGER, 'WARNING', 'Redirect loop: <GET http://a.test/a> → <GET http://a.test/b> → <GET http://a.test/a> (not followed: <GET http://a.test/a> was already requested)'],
+    ]);
+    expect(crawler.stats.getAll()).toEqual({ 'redirect/loop': 1 });
+  });
+
+  it('shows only the loop, not the hops before it', () => {
+    const { crawler, mw, spider } = setup();
+    const b = follow(mw, new Request('http://a.test/start'), 301, '/b', spider);
+    const c = follow(mw, b, 302, '/c', spider);
+    expect(() => mw.processResponse(c, redirectResponse(c, 302, '/b'), spider)).toThrow(IgnoreRequest);
+    expect(crawler.lines(LOGGER).at(-1)?.[2]).toBe('Redirect loop: <GET http://a.test/b> → <GET http://a.test/c> → <GET http://a.test/b> (not followed: <GET http://a.test/b> was already requested)');
+  });
+
+  it('is no loop when the hop changes the method: POST /form → 303 → GET /form (post/redirect/get)', () => {
+    const { crawler, mw, spider } = setup();
+    const next = follow(mw, post(), 303, '/form', spider);
+    expect([next.method, next.url]).toEqual(['GET', 'http://a.test/form']);
+    expect(crawler.stats.getAll()).toEqual({});
   });
 });
 
@@ -154,9 +187,9 @@ describe('RedirectMiddleware: meta, priority, logs', () => {
     expect([next.callback, next.errback, next.cbKwargs, next.flags]).toEqual([parse, onError, { n: 1 }, ['f']]);
   });
 
-  it('ends a redirect loop at REDIRECT_MAX_TIMES with IgnoreRequest and a DEBUG line', () => {
+  it('ends a dontFilter redirect loop at REDIRECT_MAX_TIMES with IgnoreRequest and a DEBUG line, after one WARNING for the loop', () => {
     const { crawler, mw, spider } = setup({ REDIRECT_MAX_TIMES: 3 });
-    let request = new Request('http://a.test/loop');
+    let request = new Request('http://a.test/loop', { dontFilter: true });
     let thrown: unknown;
     let redirects = 0;
     try {
@@ -171,6 +204,10 @@ describe('RedirectMiddleware: meta, priority, logs', () => {
     expect(thrown).toBeInstanceOf(IgnoreRequest);
     expect((thrown as Error).message).toBe('max redirections reached');
     expect(crawler.lines(LOGGER).at(-1)).toEqual([LOGGER, 'DEBUG', 'Discarding <GET http://a.test/loop>: max redirections reached']);
+    expect(crawler.lines(LOGGER).filter(([, level]) => level === 'WARNING')).toEqual([
+      [LOGGER, 'WARNING', 'Redirect loop: <GET http://a.test/loop> → <GET http://a.test/loop> (followed: the request is dontFilter; REDIRECT_MAX_TIMES ends it)'],
+    ]);
+    expect(crawler.stats.getAll()).toEqual({ 'redirect/loop': 1 });
     expect(request.meta.redirect_urls).toEqual(['http://a.test/loop', 'http://a.test/loop', 'http://a.test/loop']);
   });
 

@@ -1,4 +1,5 @@
 import { IgnoreRequest } from '../../contracts/control-flow.js';
+import type { StatsCollector } from '../../contracts/crawler.js';
 import type { Request } from '../../http/request.js';
 import type { Logger } from '../../log/index.js';
 import type { Spider } from '../../contracts/spider.js';
@@ -16,6 +17,29 @@ export interface RedirectPolicy {
   readonly maxRedirectTimes: number;
   /** REDIRECT_PRIORITY_ADJUST: added to a redirect's priority. */
   readonly priorityAdjust: number;
+  /** Where `redirect/loop` is counted; nowhere when absent. */
+  readonly stats?: StatsCollector;
+}
+
+/**
+ * The loop `redirected` closes, as the requests from the first visit of its
+ * URL to itself (`[a, b, a]`), or null when its URL is new to the chain.
+ * A hop that changes the method (POST /form → 303 → GET /form, the
+ * post/redirect/get pattern) closes no loop. The methods of earlier hops are
+ * not kept in meta, so the chain is shown with the method of this hop.
+ */
+export function redirectLoop(redirected: Request, source: Request): string[] | null {
+  if (redirected.method !== source.method) return null;
+  const urls = [...(metaArray(source.meta, 'redirect_urls') as string[]), source.url];
+  const first = urls.indexOf(redirected.url);
+  if (first < 0) return null;
+  return [...urls.slice(first), redirected.url].map((url) => `<${redirected.method} ${url}>`);
+}
+
+/** True when the chain that led to `source` already went through one URL twice (a loop already reported). */
+export function chainRepeats(source: Request): boolean {
+  const urls = [...(metaArray(source.meta, 'redirect_urls') as string[]), source.url];
+  return new Set(urls).size !== urls.length;
 }
 
 function sameOrigin(a: URL, b: URL): boolean {
@@ -54,6 +78,27 @@ export function buildRedirectRequest(source: Request, url: string, useGet: boole
   // The wait a retry asked for was spent before this response came; the redirect goes at once.
   delete redirected.meta.retry_delay_ms;
   return redirected;
+}
+
+/**
+ * Reports the loop `redirected` closes, once per request: a WARNING
+ * `Redirect loop: <GET a> → <GET b> → <GET a>` and `redirect/loop`. Without
+ * dontFilter the duplicate filter would drop it without a word (Scrapy 2.8:
+ * `Filtered duplicate request` at DEBUG), so it throws IgnoreRequest here;
+ * a dontFilter request is followed, and REDIRECT_MAX_TIMES ends it.
+ * RedirectMiddleware calls it; MetaRefreshMiddleware does not yet.
+ */
+export function checkRedirectLoop(redirected: Request, source: Request, policy: RedirectPolicy, logger: Logger, spider: Spider): void {
+  const loop = redirectLoop(redirected, source);
+  if (loop !== null && !chainRepeats(source)) {
+    policy.stats?.inc('redirect/loop');
+    if (!source.dontFilter) {
+      // The duplicate filter would drop it without a word: dropped here, said why.
+      logger.warning(`Redirect loop: ${loop.join(' → ')} (not followed: ${loop[0]} was already requested)`, { spider });
+      throw new IgnoreRequest('redirect loop');
+    }
+    logger.warning(`Redirect loop: ${loop.join(' → ')} (followed: the request is dontFilter; REDIRECT_MAX_TIMES ends it)`, { spider });
+  }
 }
 
 /**

@@ -3,12 +3,13 @@ import { NotConfigured } from '../../contracts/control-flow.js';
 import type { Crawler } from '../../contracts/crawler.js';
 import { safeUrl, type Request } from '../../http/request.js';
 import type { Response } from '../../http/response.js';
+import type { StatsCollector } from '../../contracts/crawler.js';
 import { defaultLogBus, type Logger } from '../../log/index.js';
 import { DEFAULT_SETTINGS } from '../../settings/index.js';
 import type { Spider } from '../../contracts/spider.js';
 import type { ComponentOptions } from '../spider/component-options.js';
 import { metaStatuses } from './meta-values.js';
-import { REDIRECT_LOGGER, buildRedirectRequest, followRedirect, type RedirectPolicy } from './redirect-request.js';
+import { REDIRECT_LOGGER, buildRedirectRequest, checkRedirectLoop, followRedirect, type RedirectPolicy } from './redirect-request.js';
 import { spiderAttribute } from './spider-attributes.js';
 
 export interface RedirectOptions extends ComponentOptions {
@@ -36,8 +37,17 @@ export function decodeLocation(raw: string): string {
   }
 }
 
+/** Where a Location value leads: an http(s) URL to follow, or why it is refused. */
+export type LocationVerdict = { readonly url: string } | { readonly refused: string; readonly reason: 'not an http(s) URL' | 'not a valid URL' };
+
 /** The absolute URL a Location value points to from `base`, or null when it names no http(s) URL. */
 export function resolveLocation(location: string, base: string): string | null {
+  const verdict = judgeLocation(location, base);
+  return 'url' in verdict ? verdict.url : null;
+}
+
+/** resolveLocation, saying why a Location is not followed. */
+export function judgeLocation(location: string, base: string): LocationVerdict {
   const raw = decodeLocation(location);
   let href = safeUrl(raw);
   // Scheme-relative, with any number of slashes (`///host/path` too), as Scrapy reads it.
@@ -46,10 +56,10 @@ export function resolveLocation(location: string, base: string): string | null {
   try {
     url = new URL(href, base);
   } catch {
-    return null;
+    return { refused: raw, reason: 'not a valid URL' };
   }
-  // Scrapy 2.8 followed any scheme; later Scrapy, like browsers, only http(s): a Location of file:// or data: is not followed.
-  return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+  // Scrapy 2.8 followed any scheme (a server could make it read file:///etc/passwd); browsers only http(s).
+  return url.protocol === 'http:' || url.protocol === 'https:' ? { url: url.href } : { refused: url.href, reason: 'not an http(s) URL' };
 }
 
 /** Which redirects turn the request into a GET without body. */
@@ -68,13 +78,24 @@ function redirectsUsingGet(status: number, method: string): boolean {
  * request URL. Responses are passed on untouched when `meta.dont_redirect`
  * is set, when their status is in the spider's `handleHttpstatusList` or in
  * `meta.handle_httpstatus_list`, or when `meta.handle_httpstatus_all` is set.
+ *
+ * seine reports what Scrapy 2.8 leaves silent (docs/security.md,
+ * "Redirects"): a Location that is not an http(s) URL is refused with a
+ * WARNING (`Refusing to follow the redirect (302) of <GET …> to 'ftp://…':
+ * not an http(s) URL`, stat `redirect/refused_scheme`; an unparsable one
+ * `redirect/refused_invalid`) and the 3xx response passes on as before; a
+ * redirect back into its own chain is a WARNING `Redirect loop: <GET a> →
+ * <GET b> → <GET a>` once per request (stat `redirect/loop`), dropped with
+ * IgnoreRequest unless the request is dontFilter.
  */
 export class RedirectMiddleware implements DownloaderMiddleware, RedirectPolicy {
   readonly maxRedirectTimes: number;
   readonly priorityAdjust: number;
+  readonly stats: StatsCollector | undefined;
   readonly #logger: Logger;
 
   constructor(options: RedirectOptions = {}) {
+    this.stats = options.stats;
     this.maxRedirectTimes = options.maxRedirectTimes ?? DEFAULT_SETTINGS.REDIRECT_MAX_TIMES;
     this.priorityAdjust = options.priorityAdjust ?? DEFAULT_SETTINGS.REDIRECT_PRIORITY_ADJUST;
     this.#logger = (options.logBus ?? defaultLogBus).getLogger(REDIRECT_LOGGER);
@@ -87,6 +108,7 @@ export class RedirectMiddleware implements DownloaderMiddleware, RedirectPolicy 
       maxRedirectTimes: settings.getInt('REDIRECT_MAX_TIMES'),
       priorityAdjust: settings.getInt('REDIRECT_PRIORITY_ADJUST'),
       logBus: crawler.logBus,
+      stats: crawler.stats,
     });
   }
 
@@ -102,9 +124,16 @@ export class RedirectMiddleware implements DownloaderMiddleware, RedirectPolicy 
     }
     const location = response.headers.get('Location');
     if (location === null || !REDIRECT_STATUSES.has(response.status)) return response;
-    const target = resolveLocation(location, request.url);
-    if (target === null) return response;
-    const redirected = buildRedirectRequest(request, target, redirectsUsingGet(response.status, request.method));
+    const verdict = judgeLocation(location, request.url);
+    if (!('url' in verdict)) {
+      // The response goes on to the spider middlewares, as before; the WARNING says why it was not followed.
+      const shown = verdict.refused.length > 200 ? `${verdict.refused.slice(0, 200)}…` : verdict.refused;
+      this.#logger.warning(`Refusing to follow the redirect (${response.status}) of ${request.toString()} to '${shown}': ${verdict.reason}`, { spider });
+      this.stats?.inc(verdict.reason === 'not an http(s) URL' ? 'redirect/refused_scheme' : 'redirect/refused_invalid');
+      return response;
+    }
+    const redirected = buildRedirectRequest(request, verdict.url, redirectsUsingGet(response.status, request.method));
+    checkRedirectLoop(redirected, request, this, this.#logger, spider);
     return followRedirect(redirected, request, response.status, this, this.#logger, spider);
   }
 }
