@@ -52,6 +52,17 @@ describe('Headers', () => {
     expect(headers.toObject()).toEqual({ A: '1', 'Set-Cookie': ['x=1', 'y=2'] });
   });
 
+  // Found by spec/fuzz/headers.spec.ts: the header was lost, and a repeated one became the object's prototype.
+  it("keeps a header named '__proto__' as an own property of toObject()", () => {
+    const one = new Headers([['__proto__', 'x']]).toObject();
+    expect(Object.getPrototypeOf(one)).toBe(Object.prototype);
+    expect(Object.entries(one)).toEqual([['__proto__', 'x']]);
+    const repeated = new Headers([['__proto__', 'a'], ['__proto__', 'b']]).toObject();
+    expect(Array.isArray(Object.getPrototypeOf(repeated))).toBe(false);
+    expect(Object.entries(repeated)).toEqual([['__proto__', ['a', 'b']]]);
+    expect(new Headers(repeated).getList('__proto__')).toEqual(['a', 'b']);
+  });
+
   it('hands out copies of its lists', () => {
     const headers = new Headers({ A: ['1'] });
     headers.getList('a').push('2');

@@ -96,7 +96,12 @@ export class Headers {
   /** A plain object for an HTTP client: one string per name, or a list where a name repeats. */
   toObject(): Record<string, string | string[]> {
     const out: Record<string, string | string[]> = {};
-    for (const { name, values } of this.#map.values()) out[name] = values.length === 1 ? values[0]! : [...values];
+    for (const { name, values } of this.#map.values()) {
+      const value = values.length === 1 ? values[0]! : [...values];
+      // `out['__proto__'] = …` would set the object's prototype (a header lost, or an array's methods inherited).
+      if (name === '__proto__') Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+      else out[name] = value;
+    }
     return out;
   }
 
