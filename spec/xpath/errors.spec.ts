@@ -131,7 +131,7 @@ describe('XPathError', () => {
     );
     // The message quotes the start and the place, not 40,001 characters.
     expect(error.message).toBe(
-      `Invalid XPath: '${'('.repeat(60)}…' (40001 characters), around position 256: '…${'('.repeat(60)}…' at position 256: ${error.reason}`,
+      `Invalid XPath: '${'('.repeat(60)}…' (40001 characters; around the position: '…${'('.repeat(60)}…') at position 256: ${error.reason}`,
     );
   });
 

@@ -59,6 +59,9 @@ function translateGroup(css: string, dialect: CssDialect, prefix: string): strin
     return selectors.map((selector) => translateSelector(selector, options, prefix)).join(' | ');
   } catch (err) {
     if (err instanceof CssFailure) throw new CssError(css, codePointPosition(css, err.pos), err.reason);
+    // The parser bounds nesting (MAX_CSS_COMPOUND); should a query still exhaust the stack
+    // (`:has()` arguments re-parsed inside strings), it is the query's fault, reported as such.
+    if (err instanceof RangeError) throw new CssError(css, null, 'the selector is nested too deeply to translate');
     throw err;
   }
 }

@@ -50,8 +50,22 @@ function describePseudoElement(pe: PseudoElement): string {
   return pe.args === null ? `::${pe.name}` : `::${pe.name}()`;
 }
 
+/**
+ * Most simple selectors (`#id`, `.class`, `[attr]`, `:pseudo`, and the
+ * selectors inside `:not()`, `:is()`, `:where()`, `:matches()`) one
+ * compound selector may combine. cssselect writes each as one more level of
+ * parentheses around the XPath condition, so `.a` × 100,000 would become an
+ * XPath nested 100,000 deep; 100 keeps the XPath far inside its own limit
+ * (MAX_XPATH_NESTING, 256) and the parser's recursion shallow. Combinators
+ * (`div div …`) and selector groups (`a, b, …`) have no limit: they become
+ * flat XPath paths and unions.
+ */
+export const MAX_CSS_COMPOUND = 100;
+
 class SelectorParser {
   private readonly stream: TokenStream;
+  /** Simple selectors in the compound being parsed, nested arguments included. */
+  private parts = 0;
 
   constructor(private readonly text: string) {
     this.stream = new TokenStream(text);
@@ -71,6 +85,7 @@ class SelectorParser {
 
   private parseSelector(): ParsedSelector {
     const stream = this.stream;
+    this.parts = 0;
     let [tree, pseudoElement] = this.parseSimpleSelector(false);
     for (;;) {
       stream.skipWhitespace();
@@ -82,6 +97,7 @@ class SelectorParser {
         combinator = stream.next().value as '>' | '+' | '~';
         stream.skipWhitespace();
       }
+      this.parts = 0;
       const [next, nextPseudoElement] = this.parseSimpleSelector(false);
       pseudoElement = nextPseudoElement;
       tree = { kind: 'combined', selector: tree, combinator, subselector: next };
@@ -120,6 +136,7 @@ class SelectorParser {
         break;
       }
       if (pseudoElement !== null) throw notAtEnd(pseudoElement, peek);
+      this.countPart(peek);
       if (peek.type === 'HASH') {
         result = { kind: 'hash', selector: result, id: stream.next().value };
       } else if (isDelim(peek, '.')) {
@@ -167,6 +184,16 @@ class SelectorParser {
       throw new CssFailure(bad.pos, `expected a selector, got ${describeToken(bad)}`);
     }
     return [result, pseudoElement];
+  }
+
+  private countPart(at: Token): void {
+    if (++this.parts > MAX_CSS_COMPOUND) {
+      throw new CssFailure(
+        at.pos,
+        `a compound selector may combine at most ${MAX_CSS_COMPOUND} simple selectors (#id, .class, [attribute], :pseudo-class, ` +
+          'counting those inside :not(), :is() and :where()), because each nests its XPath condition one level deeper; split the query',
+      );
+    }
   }
 
   /** After `:name(` and its whitespace. */
@@ -284,6 +311,7 @@ class SelectorParser {
     const list: Tree[] = [];
     let swallowed: Token | null = null;
     for (;;) {
+      this.countPart(stream.peek());
       const [tree, pseudoElement] = this.parseArgumentSelector(fn, swallowed);
       if (pseudoElement !== null) {
         throw new CssFailure(pseudoElement.pos, `pseudo-element ${describePseudoElement(pseudoElement)} is not allowed inside ${fn}`);

@@ -10,7 +10,7 @@ import type { FunctionNode, PseudoNode } from './ast.js';
 import { CssFailure } from './css-error.js';
 import { parseSeries } from './nth-series.js';
 import { describeArguments } from './tokenizer.js';
-import { translate, type TranslatorOptions } from './translator.js';
+import type { TranslatorOptions } from './translator.js';
 import { xpathLiteral, type XPathExpr } from './xpath-expr.js';
 
 type PseudoRule = (xpath: XPathExpr, pos: number) => XPathExpr;
@@ -212,14 +212,30 @@ function lookup<T>(table: Record<string, T>, name: string): T | undefined {
   return Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
-export function translatePseudo(node: PseudoNode, options: TranslatorOptions): XPathExpr {
+function pseudoRule(node: PseudoNode, options: TranslatorOptions): PseudoRule {
   const rule = lookup(options.html ? HTML_PSEUDO : GENERIC_PSEUDO, node.ident);
   if (rule === undefined) throw new CssFailure(node.pos, `unknown pseudo-class ':${node.ident}'`);
-  return rule(translate(node.selector, options), node.pos);
+  return rule;
 }
 
-export function translateFunction(node: FunctionNode, options: TranslatorOptions): XPathExpr {
+function functionRule(node: FunctionNode, options: TranslatorOptions): FunctionRule {
   const rule = lookup(options.html ? HTML_FUNCTIONS : GENERIC_FUNCTIONS, node.name);
   if (rule === undefined) throw new CssFailure(node.pos, `unknown pseudo-class ':${node.name}()'`);
-  return rule(translate(node.selector, options), node, options);
+  return rule;
+}
+
+/** Throws for an unknown pseudo-class; the translator asks before it translates the selector the pseudo-class qualifies. */
+export function checkPseudo(node: PseudoNode | FunctionNode, options: TranslatorOptions): void {
+  if (node.kind === 'pseudo') pseudoRule(node, options);
+  else functionRule(node, options);
+}
+
+/** Applies `:name` to `xpath`, the translation of the selector it qualifies. */
+export function translatePseudo(node: PseudoNode, xpath: XPathExpr, options: TranslatorOptions): XPathExpr {
+  return pseudoRule(node, options)(xpath, node.pos);
+}
+
+/** Applies `:name(args)` to `xpath`, the translation of the selector it qualifies. */
+export function translateFunction(node: FunctionNode, xpath: XPathExpr, options: TranslatorOptions): XPathExpr {
+  return functionRule(node, options)(xpath, node, options);
 }

@@ -4,9 +4,9 @@
  * `::attr(name)`. Structural rules live here; pseudo-classes and functions in
  * pseudo-classes.ts.
  */
-import type { AttribNode, ParsedSelector, PseudoElement, Tree } from './ast.js';
+import type { AttribNode, ElementNode, ParsedSelector, PseudoElement, Tree } from './ast.js';
 import { CssFailure } from './css-error.js';
-import { translateFunction, translatePseudo } from './pseudo-classes.js';
+import { checkPseudo, translateFunction, translatePseudo } from './pseudo-classes.js';
 import { describeArguments } from './tokenizer.js';
 import { XPathExpr, isSafeName, xpathLiteral } from './xpath-expr.js';
 
@@ -28,29 +28,51 @@ export function translateSelector(selector: ParsedSelector, options: TranslatorO
   return prefix + xpath.toString();
 }
 
+/**
+ * A compound selector is a chain of nodes, each wrapping the selector it
+ * qualifies (`a.b:c` is pseudo(class(element))), and a selector with
+ * combinators chains its compounds the same way. cssselect translates
+ * recursively; here the chain is walked with a loop, so that `div div …`
+ * 10,000 times or `.a.a.a…` cannot overflow the stack: first from the
+ * outside in, making the checks cssselect makes before it descends (unknown
+ * pseudo-classes, `[*|=x]`), then from the element outwards, applying each
+ * node. Only the arguments of :not(), :is() and :has() recurse, and the
+ * parser bounds their nesting.
+ */
 export function translate(tree: Tree, options: TranslatorOptions): XPathExpr {
+  const chain: Exclude<Tree, ElementNode>[] = [];
+  let node: Tree = tree;
+  while (node.kind !== 'element') {
+    if (node.kind === 'pseudo' || node.kind === 'function') checkPseudo(node, options);
+    else if (node.kind === 'attrib' && node.attrib === null) throw new CssFailure(null, "'[*|=...]' names no attribute; write '[name|=value]'");
+    chain.push(node);
+    node = node.selector;
+  }
+  let xpath = translateElement(node.namespace, node.element, options);
+  for (let i = chain.length - 1; i >= 0; i--) xpath = applyNode(chain[i]!, xpath, options);
+  return xpath;
+}
+
+/** One node of the chain, applied to `xpath`, the translation of the selector the node wraps. */
+function applyNode(tree: Exclude<Tree, ElementNode>, xpath: XPathExpr, options: TranslatorOptions): XPathExpr {
   switch (tree.kind) {
-    case 'element':
-      return translateElement(tree.namespace, tree.element, options);
     case 'hash':
-      return attribEquals(translate(tree.selector, options), '@id', tree.id);
+      return attribEquals(xpath, '@id', tree.id);
     case 'class':
       // `.foo` is defined as `[class~=foo]`.
-      return attribIncludes(translate(tree.selector, options), '@class', tree.className);
+      return attribIncludes(xpath, '@class', tree.className);
     case 'attrib':
-      return translateAttrib(tree, options);
+      return translateAttrib(tree, xpath, options);
     case 'pseudo':
-      return translatePseudo(tree, options);
+      return translatePseudo(tree, xpath, options);
     case 'function':
-      return translateFunction(tree, options);
+      return translateFunction(tree, xpath, options);
     case 'negation': {
-      const xpath = translate(tree.selector, options);
       const sub = translate(tree.subselector, options);
       sub.addNameTest();
       return xpath.addCondition(sub.condition === '' ? '0' : `not(${sub.condition})`);
     }
     case 'matching': {
-      const xpath = translate(tree.selector, options);
       for (const item of tree.selectorList) {
         const e = translate(item, options);
         e.addNameTest();
@@ -59,9 +81,9 @@ export function translate(tree: Tree, options: TranslatorOptions): XPathExpr {
       return xpath;
     }
     case 'relation':
-      return translateRelation(tree.combinator, tree.combinatorPos, translate(tree.selector, options), translate(tree.subselector.tree, options));
+      return translateRelation(tree.combinator, tree.combinatorPos, xpath, translate(tree.subselector.tree, options));
     case 'combined':
-      return translateCombinator(tree.combinator, translate(tree.selector, options), translate(tree.subselector, options));
+      return translateCombinator(tree.combinator, xpath, translate(tree.subselector, options));
   }
 }
 
@@ -114,7 +136,7 @@ function translateRelation(combinator: string, pos: number, left: XPathExpr, rig
   }
 }
 
-function translateAttrib(node: AttribNode, options: TranslatorOptions): XPathExpr {
+function translateAttrib(node: AttribNode, xpath: XPathExpr, options: TranslatorOptions): XPathExpr {
   if (node.attrib === null) {
     throw new CssFailure(null, "'[*|=...]' names no attribute; write '[name|=value]'");
   }
@@ -125,7 +147,6 @@ function translateAttrib(node: AttribNode, options: TranslatorOptions): XPathExp
     safe = safe && isSafeName(node.namespace);
   }
   const attrib = safe ? `@${name}` : `attribute::*[name() = ${xpathLiteral(name)}]`;
-  const xpath = translate(node.selector, options);
   const value = node.value;
   if (value === null) return xpath.addCondition(attrib);
   switch (node.operator) {

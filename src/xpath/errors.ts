@@ -37,9 +37,9 @@ export const QUOTED_QUERY_LIMIT = 200;
  */
 export function quoteQuery(query: string, position: number | null, show: (text: string) => string = (t) => t): string {
   if (query.length <= QUOTED_QUERY_LIMIT) return `'${show(query)}'`;
-  const head = `'${show(query.slice(0, 60))}…' (${query.length} characters)`;
-  if (position === null || position < 60) return head;
+  const head = `'${show(query.slice(0, 60))}…' (${query.length} characters`;
+  if (position === null || position < 60) return head + ')';
   const from = Math.max(0, position - 30);
   const to = Math.min(query.length, position + 30);
-  return `${head}, around position ${position}: '${from > 0 ? '…' : ''}${show(query.slice(from, to))}${to < query.length ? '…' : ''}'`;
+  return `${head}; around the position: '${from > 0 ? '…' : ''}${show(query.slice(from, to))}${to < query.length ? '…' : ''}')`;
 }
