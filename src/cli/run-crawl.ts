@@ -3,7 +3,9 @@
  * class: feeds from -o/-O (parseFeedOptions), spider arguments from -a, the command line's
  * settings, the crawl itself, and the SIGINT/SIGTERM handling (first:
  * graceful shutdown, in-flight requests finish and feeds are closed;
- * second: forced).
+ * second: forced). While a callback blocks the event loop these handlers
+ * cannot run: the Watchdog extension's worker sees the signals too and
+ * forces the second one itself (see FORCES_ON_SECOND_SIGNAL).
  */
 import type { Argv } from 'yargs';
 import { CrawlerImpl } from '../crawler/crawler-impl.js';
@@ -14,6 +16,7 @@ import type { LogBus } from '../log/log-bus.js';
 import type { FeedSpec } from '../feeds/index.js';
 import { parseFeedOption } from './feed-option.js';
 import { SpiderArgumentError } from '../contracts/spider-errors.js';
+import { FORCES_ON_SECOND_SIGNAL, forceExit } from '../extensions/watchdog.js';
 
 export interface CrawlOptionArgs {
   a?: string[];
@@ -80,7 +83,7 @@ export async function runCrawl({ spiderClass, args, feeds, settings, projectSett
   const spiderArgs = parseSpiderArgs(args.a ?? []);
   const crawler = new CrawlerImpl(spiderClass, { args: spiderArgs, settings: cmdlineSettings(settings), projectSettings, feeds }, logBus);
   let signals = 0;
-  const onSignal = (signal: NodeJS.Signals): void => {
+  const onSignal = Object.assign((signal: NodeJS.Signals): void => {
     signals++;
     const log = logBus.getLogger('seine.crawler');
     if (signals === 1) {
@@ -89,9 +92,10 @@ export async function runCrawl({ spiderClass, args, feeds, settings, projectSett
     } else {
       log.info(`Received ${signal} twice, forcing unclean shutdown`);
       crawler.cancel('shutdown');
-      process.exit(1);
+      // forceExit: process.exit(1) without Node's `Waiting for the debugger to disconnect...` (the watchdog's inspector session)
+      forceExit(1);
     }
-  };
+  }, { [FORCES_ON_SECOND_SIGNAL]: true });
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {

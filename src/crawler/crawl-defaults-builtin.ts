@@ -15,6 +15,7 @@ import { TelnetConsole } from '../extensions/telnet-console.js';
 import { AutoThrottle } from '../extensions/auto-throttle.js';
 import { MemoryUsage } from '../extensions/memory-usage.js';
 import { SpiderState } from '../extensions/spider-state.js';
+import { Watchdog } from '../extensions/watchdog.js';
 import type { ComponentClass, DownloaderMiddleware, Extension, ItemPipeline, SpiderMiddleware } from '../contracts/components.js';
 import { startThrough, type CrawlDefaults } from './crawl-defaults.js';
 
@@ -69,5 +70,6 @@ export const CRAWL_DEFAULTS: CrawlDefaults = {
     ['TelnetConsole', TelnetConsole as unknown as ComponentClass<Extension>],
     ['MemoryUsage', MemoryUsage as unknown as ComponentClass<Extension>],
     ['SpiderState', SpiderState as unknown as ComponentClass<Extension>],
+    ['Watchdog', Watchdog as unknown as ComponentClass<Extension>],
   ]),
 };

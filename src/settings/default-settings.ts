@@ -63,6 +63,7 @@ export const DEFAULT_SETTINGS: Readonly<SettingsSchema> = {
     TelnetConsole: 0,
     MemoryUsage: 0,
     SpiderState: 0,
+    Watchdog: 0,
   },
   FEEDS: {},
   FEED_EXPORT_BATCH_ITEM_COUNT: 0,
@@ -153,4 +154,7 @@ export const DEFAULT_SETTINGS: Readonly<SettingsSchema> = {
   TELNETCONSOLE_LOGIN_TIMEOUT: 30,
   URLLENGTH_LIMIT: 2083,
   USER_AGENT: `seine/${SEINE_VERSION} (+https://www.npmjs.com/package/seine)`,
+  WATCHDOG_ENABLED: true,
+  WATCHDOG_WARNING_SECONDS: 5,
+  WATCHDOG_CLOSE_GRACE_SECONDS: 5,
 };

@@ -148,6 +148,9 @@ export interface SettingsSchema {
   TELNETCONSOLE_LOGIN_TIMEOUT: number;
   URLLENGTH_LIMIT: number;
   USER_AGENT: string;
+  WATCHDOG_ENABLED: boolean;
+  WATCHDOG_WARNING_SECONDS: number;
+  WATCHDOG_CLOSE_GRACE_SECONDS: number;
 }
 
 export type SettingName = keyof SettingsSchema;
@@ -310,6 +313,9 @@ export const SETTING_KINDS: { readonly [K in SettingName]: KindsFor<SettingsSche
   TELNETCONSOLE_LOGIN_TIMEOUT: 'float',
   URLLENGTH_LIMIT: 'int',
   USER_AGENT: 'string',
+  WATCHDOG_ENABLED: 'bool',
+  WATCHDOG_WARNING_SECONDS: 'float',
+  WATCHDOG_CLOSE_GRACE_SECONDS: 'float',
 };
 
 export function isSettingName(name: string): name is SettingName {
