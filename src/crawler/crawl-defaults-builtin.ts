@@ -2,6 +2,7 @@ import type { Request } from '../http/request.js';
 import { fingerprint } from '../http/fingerprint.js';
 import { createSpider } from '../contracts/create-spider.js';
 import { createGotFetch, gotFetchOptionsFromSettings } from '../download/fetch-got.js';
+import type { WarnSizeStage } from '../download/fetch-contract.js';
 import { MemoryStatsCollector } from '../stats/index.js';
 import { Scheduler } from '../scheduler/index.js';
 import { DownloadSlots } from '../throttle/index.js';
@@ -18,6 +19,13 @@ import { SpiderState } from '../extensions/spider-state.js';
 import { Watchdog } from '../extensions/watchdog.js';
 import type { ComponentClass, DownloaderMiddleware, Extension, ItemPipeline, SpiderMiddleware } from '../contracts/components.js';
 import { startThrough, type CrawlDefaults } from './crawl-defaults.js';
+
+/** Scrapy's warnings (its HTTP/1.1 handler; the decompressed one as HttpCompressionMiddleware >= 2.11 words it), with the size. */
+function warnSizeMessage(stage: WarnSizeStage, size: number, warnSize: number, request: string): string {
+  if (stage === 'expected') return `Expected response size (${size}) larger than download warn size (${warnSize}) in request ${request}.`;
+  if (stage === 'received') return `Received more bytes than download warn size (${warnSize}) in request ${request} (${size} bytes).`;
+  return `Decompressed response size (${size}) larger than download warn size (${warnSize}) in request ${request}.`;
+}
 
 /** The slots a crawler's scheduler and throttle share (the DownloaderAwarePriorityQueue reads them). */
 const slotsOf = new WeakMap<object, DownloadSlots>();
@@ -36,12 +44,13 @@ export const CRAWL_DEFAULTS: CrawlDefaults = {
     const logger = crawler.logBus.getLogger('seine.core.downloader');
     return (request: Request) => {
       const meta = request.meta;
+      const requestWarnSize = typeof meta['download_warnsize'] === 'number' ? meta['download_warnsize'] : warnSize;
       return fetch(request, {
         signal: crawler.abortController.signal,
         timeoutMs: typeof meta['download_timeout'] === 'number' ? meta['download_timeout'] * 1000 : timeoutMs,
         maxSize: typeof meta['download_maxsize'] === 'number' ? meta['download_maxsize'] : maxSize,
-        warnSize: typeof meta['download_warnsize'] === 'number' ? meta['download_warnsize'] : warnSize,
-        onWarnSize: (size) => logger.warning(`Received more bytes than download warn size (${warnSize}) in request ${request.toString()} (${size} bytes).`),
+        warnSize: requestWarnSize,
+        onWarnSize: (size, stage) => logger.warning(warnSizeMessage(stage, size, requestWarnSize, request.toString())),
         proxy: typeof meta['proxy'] === 'string' ? meta['proxy'] : null,
       });
     };
