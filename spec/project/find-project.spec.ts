@@ -14,6 +14,10 @@ beforeAll(() => {
   writeFileSync(join(dir, 'shop', 'shop', 'settings.ts'), "export const BOT_NAME = 'shop';\n");
   mkdirSync(join(dir, 'empty-cfg'));
   writeFileSync(join(dir, 'empty-cfg', 'seine.cfg'), '[deploy]\nproject = x\n');
+  mkdirSync(join(dir, 'escape', 'inner'), { recursive: true });
+  mkdirSync(join(dir, 'outside'), { recursive: true });
+  writeFileSync(join(dir, 'outside', 'evil.ts'), "export const BOT_NAME = 'evil';\n");
+  writeFileSync(join(dir, 'escape', 'inner', 'seine.cfg'), '[settings]\ndefault = ../../outside/evil\n');
   mkdirSync(join(dir, 'missing'));
   writeFileSync(join(dir, 'missing', 'seine.cfg'), '[settings]\ndefault = nowhere.settings\n');
 });
@@ -49,6 +53,25 @@ describe('findProject', () => {
     expect(() => findProject(join(dir, 'missing'))).toThrow(
       `Settings module 'nowhere.settings' named in ${cfg} not found: expected ${join(dir, 'missing', 'nowhere', 'settings.ts')}`,
     );
+  });
+});
+
+describe('module paths stay inside the project (docs/security.md, "Paths")', () => {
+  it("refuses a [settings] default that leads outside the project folder, naming the value and what to do, before looking for the file", () => {
+    const root = join(dir, 'escape', 'inner');
+    expect(() => findProject(root)).toThrow(
+      new ProjectConfigError(
+        `${join(root, 'seine.cfg')} ([settings] default) names the module '../../outside/evil', which leads outside the project folder ${root} (to ${join(dir, 'outside', 'evil.ts')}): ` +
+          "module paths must stay inside the project; write it relative to the project folder, e.g. 'myproject.settings' or 'myproject/settings'",
+      ),
+    );
+  });
+
+  it('moduleFile: .. that stays inside is fine; one that leaves is a ProjectConfigError; a leading / stays under the root', () => {
+    expect(moduleFile('/p', 'a/../tutorial/settings')).toBe('/p/tutorial/settings.ts');
+    expect(moduleFile('/p', '/tutorial/settings')).toBe('/p/tutorial/settings.ts');
+    expect(moduleFile('/p', '..foo/settings')).toBe('/p/..foo/settings.ts');
+    for (const name of ['../x', 'a/../../x', '../p2/settings']) expect(() => moduleFile('/p', name)).toThrow(ProjectConfigError);
   });
 });
 

@@ -27,7 +27,39 @@ export function uriParams(spider: object, batchId: number, now = new Date()): Re
 
 const PLACEHOLDER = /%(?:\(([^)]*)\))?([-#0 +]*)(\d*)([sdi%])/g;
 
+/** The params seine makes itself (times, batch numbers): they never hold a path separator. */
+const OWN_PARAMS = new Set(['time', 'batch_time', 'batch_id']);
+
+/** Why a value from a spider argument or attribute cannot go into a feed path, or null when it can. */
+function pathValueProblem(text: string): string | null {
+  if (/[/\\]/.test(text)) return "holds a path separator ('/' or '\\')";
+  if (text === '.' || text === '..') return `is '${text}'`;
+  if (text.includes('\0')) return 'holds a NUL character';
+  return null;
+}
+
+/** The `..` segments of a path (`/` or `\` separated). */
+const parentSegments = (path: string): number => path.split(/[/\\]/).filter((segment) => segment === '..').length;
+
+/**
+ * Expands a feed path's placeholders. Values from the spider's arguments and
+ * attributes (`-a tag=…`, `%(tag)s`) fill one file name: one that holds `/`
+ * or `\`, or is `.` or `..`, is a FeedConfigError rather than a file
+ * written in another folder (docs/security.md, "Paths"); so is a path whose
+ * values together make a `..` segment the template does not have.
+ */
 export function expandFeedUri(template: string, params: Record<string, unknown>): string {
+  const expanded = expandPlaceholders(template, params);
+  if (parentSegments(expanded) > parentSegments(template.replace(PLACEHOLDER, ''))) {
+    throw new FeedConfigError(
+      `The feed path '${template}' becomes '${expanded}', whose values add a '..' folder: ` +
+        'values from spider arguments and attributes must not lead out of the folder the feed path names',
+    );
+  }
+  return expanded;
+}
+
+function expandPlaceholders(template: string, params: Record<string, unknown>): string {
   return template.replace(PLACEHOLDER, (whole, key: string | undefined, flags: string, width: string, type: string) => {
     if (type === '%') return '%';
     if (key === undefined) throw new FeedConfigError(`The feed path '${template}' has a bare ${whole}: name the value, e.g. %(batch_id)d, or write %% for a percent sign`);
@@ -38,6 +70,13 @@ export function expandFeedUri(template: string, params: Record<string, unknown>)
     let text: string;
     if (type === 's') {
       text = pythonStr(toExportValue(value));
+      const problem = OWN_PARAMS.has(key) ? null : pathValueProblem(text);
+      if (problem !== null) {
+        throw new FeedConfigError(
+          `The feed path '${template}' would take %(${key})s = '${text}', which ${problem}: a value from a spider argument or attribute ` +
+            'names one file, not a folder (it would write outside the folder the feed path names); pass a value without it, or write the folders in the feed path itself',
+        );
+      }
     } else {
       const n = Number(value);
       if (!Number.isFinite(n)) throw new FeedConfigError(`The feed path '${template}' formats ${key} as a number, but its value is ${String(value)}: use %(${key})s`);

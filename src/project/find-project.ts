@@ -4,7 +4,7 @@
  * `[settings] default` names the settings module.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parse } from 'ini';
 import { ProjectConfigError } from './project-errors.js';
 
@@ -35,14 +35,39 @@ export function findProjectConfigFile(cwd: string): string | null {
   }
 }
 
+/** True when `path` is `root` or under it (by its name: a symlink the project holds is the project's choice). */
+export function isInsideFolder(root: string, path: string): boolean {
+  const rel = relative(resolve(root), resolve(path));
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+/**
+ * A project module path (seine.cfg's `[settings] default`, SPIDER_MODULES,
+ * NEWSPIDER_MODULE, a dotted component name) that would lead outside the
+ * project folder: a ProjectConfigError naming the value and where it is
+ * written (docs/security.md, "Paths"). `../outside/evil` would otherwise
+ * run a module from anywhere, even for `seine settings --get`.
+ */
+export function assertInsideProject(root: string, path: string, moduleName: string, where: string): void {
+  if (isInsideFolder(root, path)) return;
+  throw new ProjectConfigError(
+    `${where} names the module '${moduleName}', which leads outside the project folder ${root} (to ${path}): ` +
+      "module paths must stay inside the project; write it relative to the project folder, e.g. 'myproject.settings' or 'myproject/settings'",
+  );
+}
+
 /**
  * A module name as seine.cfg writes it (Scrapy's dotted `tutorial.settings`,
  * or a path `tutorial/settings`) → the .ts file under the project root.
+ * `where` names the place the value comes from, for the error when the
+ * path would leave the project folder.
  */
-export function moduleFile(root: string, moduleName: string): string {
+export function moduleFile(root: string, moduleName: string, where = `${PROJECT_CONFIG_FILE}`): string {
   const path = moduleName.replace(/\.(ts|js)$/, '');
-  const relative = path.includes('/') ? path : path.replaceAll('.', '/');
-  return join(root, `${relative}.ts`);
+  const relativePath = path.includes('/') ? path : path.replaceAll('.', '/');
+  const file = join(root, `${relativePath}.ts`);
+  assertInsideProject(root, file, moduleName, where);
+  return file;
 }
 
 function stringSections(parsed: Record<string, unknown>): Record<string, Record<string, string>> {
@@ -71,7 +96,7 @@ export function findProject(cwd: string): ProjectConfig | null {
     );
   }
   const root = dirname(configFile);
-  const settingsFile = moduleFile(root, settingsModule.trim());
+  const settingsFile = moduleFile(root, settingsModule.trim(), `${configFile} ([settings] default)`);
   if (!existsSync(settingsFile)) {
     throw new ProjectConfigError(
       `Settings module '${settingsModule.trim()}' named in ${configFile} not found: expected ${settingsFile}`,

@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Project } from './project.js';
+import { assertInsideProject } from './find-project.js';
 import { GenSpiderError } from './project-errors.js';
 import type { SpiderLoader } from './spider-loader.js';
 import { SPIDER_TEMPLATE_DIR, TEMPLATE_SUFFIX, camelCaseName, renderTemplate, spiderTemplateNames } from './templates.js';
@@ -62,6 +63,7 @@ export function genSpider({ name, domain: url, template, cwd, project }: GenSpid
   const newSpiderModule = project?.project.newSpiderModule ?? null;
   const root = project?.project.config.root ?? cwd;
   const dir = newSpiderModule === null ? cwd : join(root, newSpiderModule.includes('/') ? newSpiderModule : newSpiderModule.replaceAll('.', '/'));
+  if (newSpiderModule !== null) assertInsideProject(root, dir, newSpiderModule, "NEWSPIDER_MODULE in the project's settings.ts");
   const file = join(dir, `${module}.ts`);
   if (existsSync(file)) throw new GenSpiderError(`${file} already exists: choose another spider name`);
   const projectName = typeof botName === 'string' ? botName : '';

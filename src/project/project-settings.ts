@@ -37,7 +37,7 @@ class ProjectModules {
     const dot = key.lastIndexOf('.');
     if (dot > 0) {
       // 'tutorial.pipelines.TutorialPipeline': the module, then the export.
-      const exports = await this.exportsOf(moduleFile(this.project.root, key.slice(0, dot)));
+      const exports = await this.exportsOf(moduleFile(this.project.root, key.slice(0, dot), `The project's settings.ts (component '${key}')`));
       const found = exports?.[key.slice(dot + 1)];
       return typeof found === 'function' ? found : undefined;
     }

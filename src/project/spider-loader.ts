@@ -8,7 +8,7 @@ import { join, relative } from 'node:path';
 import { loadModule } from './load-module.js';
 import { isSpiderClass, spiderName, type SpiderClass } from '../contracts/spider.js';
 import { ProjectConfigError, DuplicateSpiderError, SpiderNotFoundError } from './project-errors.js';
-import { moduleFile } from './find-project.js';
+import { assertInsideProject, moduleFile } from './find-project.js';
 
 export interface FoundSpider {
   readonly name: string;
@@ -35,8 +35,9 @@ function sourceFiles(dir: string): string[] {
 export function spiderModuleFiles(root: string, moduleName: string): string[] {
   const path = moduleName.includes('/') ? moduleName : moduleName.replaceAll('.', '/');
   const dir = join(root, path);
+  assertInsideProject(root, dir, moduleName, "SPIDER_MODULES in the project's settings.ts");
   if (existsSync(dir) && statSync(dir).isDirectory()) return sourceFiles(dir);
-  const file = moduleFile(root, moduleName);
+  const file = moduleFile(root, moduleName, "SPIDER_MODULES in the project's settings.ts");
   if (existsSync(file)) return [file];
   throw new ProjectConfigError(
     `SPIDER_MODULES names '${moduleName}', but there is no folder ${dir} and no file ${file}: fix SPIDER_MODULES in the project's settings.ts`,
