@@ -11,6 +11,7 @@ export { UsageError } from './cli/usage-error.js';
 export { CssError } from './css/css-error.js';
 export { XPathError } from './xpath/errors.js';
 export { IndexError } from './selector/index-error.js';
+export { BadArgumentError } from './selector/bad-argument-error.js';
 export { InvalidUrlError, NotTextResponseError, TextTooLargeError, FollowTargetError, DetachedResponseError } from './http/http-errors.js';
 export { SpiderDefinitionError, SpiderArgumentError } from './contracts/spider-errors.js';
 export {

@@ -70,11 +70,13 @@ describe('Selector construction', () => {
   });
 
   it('refuses an unknown type with a message naming it', () => {
-    expect(() => new Selector({ text: '<p/>', type: 'json' as 'html' })).toThrow("Invalid type for Selector: 'json' (use 'html' or 'xml')");
+    expect(() => new Selector({ text: '<p/>', type: 'json' as 'html' })).toThrow(`new Selector() needs type as 'html' or 'xml', got a string ("json")`);
   });
 
   it('refuses to be made from nothing with a message saying what it needs', () => {
-    expect(() => new Selector({})).toThrow('Selector needs either text or root');
+    expect(() => new Selector({})).toThrow(
+      "new Selector() needs text (markup to parse) or root (a parsed node) as an option, as in new Selector({ text: '<html>…' }), got neither",
+    );
   });
 
   it('leaves the document node out of results, as parsel does', () => {

@@ -3,6 +3,7 @@ import type { Selector } from './selector.js';
 import type { XPathVariables } from '../xpath/index.js';
 import type { XPathOptions } from './selector.js';
 import { IndexError } from './index-error.js';
+import { checkDefault, checkRegex, checkString, checkXPathArguments } from './bad-argument-error.js';
 
 /**
  * The result of a query: an array of Selectors that can be queried again as a
@@ -37,12 +38,14 @@ export class SelectorList extends Array<Selector> {
   }
 
   xpath(query: string, variables?: XPathVariables, options?: XPathOptions): SelectorList {
+    checkXPathArguments('SelectorList.xpath()', query, variables, options);
     const out = new SelectorList();
     for (const sel of this) for (const found of sel.xpath(query, variables, options)) out.push(found);
     return out;
   }
 
   css(query: string): SelectorList {
+    checkString('SelectorList.css()', 'the query', query);
     const out = new SelectorList();
     for (const sel of this) for (const found of sel.css(query)) out.push(found);
     return out;
@@ -52,6 +55,7 @@ export class SelectorList extends Array<Selector> {
   get(): string | null;
   get(def: string): string;
   get(def: string | null = null): string | null {
+    checkDefault('SelectorList.get()', def);
     for (const sel of this) return sel.get();
     return def;
   }
@@ -71,6 +75,7 @@ export class SelectorList extends Array<Selector> {
   }
 
   re(regex: RegExp | string, replaceEntities = true): string[] {
+    checkRegex('SelectorList.re()', regex);
     const out: string[] = [];
     for (const sel of this) for (const s of sel.re(regex, replaceEntities)) out.push(s);
     return out;
@@ -79,6 +84,8 @@ export class SelectorList extends Array<Selector> {
   reFirst(regex: RegExp | string): string | null;
   reFirst(regex: RegExp | string, def: string, replaceEntities?: boolean): string;
   reFirst(regex: RegExp | string, def: string | null = null, replaceEntities = true): string | null {
+    checkRegex('SelectorList.reFirst()', regex);
+    checkDefault('SelectorList.reFirst()', def);
     for (const sel of this) {
       const found = sel.re(regex, replaceEntities)[0];
       if (found !== undefined) return found;

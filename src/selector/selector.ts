@@ -9,6 +9,15 @@ import { cssToXPath } from '../css/index.js';
 import { extractRegex } from './extract-regex.js';
 import { pythonRepr, shorten } from './python-format.js';
 import { SelectorList } from './selector-list.js';
+import {
+  BadArgumentError,
+  checkDefault,
+  checkNamespaces,
+  checkOptionalBoolean,
+  checkRegex,
+  checkString,
+  checkXPathArguments,
+} from './bad-argument-error.js';
 
 export type SelectorType = 'html' | 'xml';
 /** What a selector wraps: a node of the tree, or a string, number or boolean an XPath expression returned. */
@@ -63,20 +72,27 @@ export class Selector {
   private namespacesShared: boolean;
 
   constructor(options: SelectorOptions = {}, query: string | null = null) {
-    this.type = options.type ?? 'html';
-    if (this.type !== 'html' && this.type !== 'xml') {
-      throw new TypeError(`Invalid type for Selector: '${String(this.type)}' (use 'html' or 'xml')`);
+    if (typeof options !== 'object' || options === null) {
+      throw new BadArgumentError('new Selector()', 'its options', "an object such as { text: '<html>…' }", options);
     }
-    if (options.root !== undefined) {
-      this.root = options.root;
+    const type = options.type ?? 'html';
+    if (type !== 'html' && type !== 'xml') throw new BadArgumentError('new Selector()', 'type', "'html' or 'xml'", type);
+    this.type = type;
+    const root: unknown = options.root;
+    if (root !== undefined) {
+      if (typeof root === 'object' ? !isDomNode(root) : typeof root !== 'string' && typeof root !== 'number' && typeof root !== 'boolean') {
+        throw new BadArgumentError('new Selector()', 'root', 'a parsed node (or a string, number or boolean an XPath returned)', root);
+      }
+      this.root = root as SelectorRoot;
     } else if (typeof options.text === 'string') {
       const doc = this.type === 'xml' ? parseXml(options.text) : parseHtml(options.text);
       this.root = doc.children.find((c) => c.kind === ELEMENT)!;
     } else if (options.text !== undefined) {
-      throw new TypeError(`Selector needs text as a string, got ${typeof options.text}`);
+      throw new BadArgumentError('new Selector()', 'text', 'a string (the markup to parse)', options.text);
     } else {
-      throw new TypeError('Selector needs either text or root: new Selector({ text: "<html>…" })');
+      throw new BadArgumentError('new Selector()', 'text (markup to parse) or root (a parsed node)', "an option, as in new Selector({ text: '<html>…' })", options, 'neither');
     }
+    if (options.namespaces !== undefined) checkNamespaces('new Selector()', options.namespaces);
     this.query = query;
     this.ownNamespaces = options.namespaces === undefined ? DEFAULT_NAMESPACES : { ...DEFAULT_NAMESPACES, ...options.namespaces };
     this.namespacesShared = true;
@@ -89,6 +105,7 @@ export class Selector {
 
   /** Applies an XPath 1.0 expression; `$name` variables come from `variables`. */
   xpath(query: string, variables?: XPathVariables, options?: XPathOptions): SelectorList {
+    checkXPathArguments('Selector.xpath()', query, variables, options);
     const root = this.root;
     // parsel: strings, numbers and attribute values have no tree to query.
     if (!isDomNode(root) || root.kind === TEXT || root.kind === ATTRIBUTE) return new SelectorList();
@@ -106,6 +123,7 @@ export class Selector {
 
   /** Applies a CSS selector, translated to XPath as parsel translates it (`::text`, `::attr(name)` included). */
   css(query: string): SelectorList {
+    checkString('Selector.css()', 'the query', query);
     return this.xpath(cssToXPath(query, this.type));
   }
 
@@ -118,7 +136,8 @@ export class Selector {
 
   /** The result as a string: markup for elements, the text for text and attributes. `def` is ignored here, as in parsel. */
   get(def?: string): string;
-  get(): string {
+  get(def?: unknown): string {
+    if (def !== undefined) checkDefault('Selector.get()', def);
     const root = this.root;
     if (typeof root === 'string') return root;
     if (typeof root === 'number') return pythonFloatRepr(root);
@@ -140,12 +159,16 @@ export class Selector {
   }
 
   re(regex: RegExp | string, replaceEntities = true): string[] {
+    checkRegex('Selector.re()', regex);
+    checkOptionalBoolean('Selector.re()', 'replaceEntities', replaceEntities);
     return extractRegex(regex, this.get(), replaceEntities);
   }
 
   reFirst(regex: RegExp | string): string | null;
   reFirst(regex: RegExp | string, def: string, replaceEntities?: boolean): string;
   reFirst(regex: RegExp | string, def: string | null = null, replaceEntities = true): string | null {
+    checkRegex('Selector.reFirst()', regex);
+    checkDefault('Selector.reFirst()', def);
     return this.re(regex, replaceEntities)[0] ?? def;
   }
 
@@ -158,6 +181,8 @@ export class Selector {
   }
 
   registerNamespace(prefix: string, uri: string): void {
+    checkString('Selector.registerNamespace()', 'the prefix', prefix);
+    checkString('Selector.registerNamespace()', 'the URI', uri);
     if (this.namespacesShared) {
       this.ownNamespaces = { ...this.ownNamespaces };
       this.namespacesShared = false;
