@@ -154,15 +154,11 @@ export const FAULT_ROUTES: readonly FaultRoute[] = [
   },
   {
     path: '/wrong-length-smaller',
-    fault: 'announces Content-Length 20 and sends a 200-byte page on a kept-alive connection',
+    fault: 'announces Content-Length 20 and sends a 200-byte page in the same write, then closes',
     handler: (_req, res) => {
       const body = `<html><body><p class="v">wrong length</p>${'x'.repeat(200)}</body></html>`.slice(0, 200);
-      res.writeHead(200, { ...HTML, 'Content-Length': '20' });
-      // The announced 20 bytes through node:http, then the surplus on the socket itself, past its length check.
-      res.write(body.slice(0, 20), () => {
-        res.socket?.write(body.slice(20));
-        res.end();
-      });
+      // Written raw, in one write so the client reads the surplus with the response: node:http would refuse to send it.
+      res.socket?.end(`HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: 20\r\n\r\n${body}`);
     },
   },
   ...(['gzip', 'deflate', 'br'] as const).map((coding): FaultRoute => ({
