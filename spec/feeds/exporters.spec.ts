@@ -93,4 +93,16 @@ describe('exporters treat class instances like plain objects', () => {
   it('CSV: a row of one empty cell is quoted, as csv.writer does', () => {
     expect(exported('csv', {}, [{ a: 'x' }, { a: '' }]).toString()).toBe('a\r\nx\r\n""\r\n');
   });
+
+  // Found by spec/fuzz/feeds.spec.ts; the expected bytes are Scrapy 2.8's CsvItemExporter's.
+  it("CSV: a cell holding a bare '\\n' or '\\r' is quoted, as csv.writer does ({ '\\n': '', a: '' })", () => {
+    expect(exported('csv', {}, [{ '\n': '', a: '' }]).toString()).toBe('"\n",a\r\n,\r\n');
+    expect(exported('csv', {}, [{ 'a\r': ' x', b: 'y\r' }]).toString()).toBe('"a\r",b\r\n x,"y\r"\r\n');
+  });
+
+  // Found by spec/fuzz/feeds.spec.ts: the assignment set the exported dict's prototype, so the field vanished.
+  it("keeps a nested '__proto__' field (JSON.parse('{\"__proto__\": null}')) and a Map key '__proto__'", () => {
+    const item = { '': [JSON.parse('{"__proto__": null}') as unknown], m: new Map([['__proto__', 1]]) };
+    expect(exported('jsonlines', {}, [item]).toString()).toBe('{"": [{"__proto__": null}], "m": {"__proto__": 1}}\n');
+  });
 });

@@ -57,14 +57,23 @@ export function toExportValue(value: unknown): ExportValue {
   if (value instanceof Uint8Array) return Buffer.from(value).toString('utf8');
   if (value instanceof Map) {
     const out: ExportObject = {};
-    for (const [key, inner] of value) out[String(key)] = toExportValue(inner);
+    for (const [key, inner] of value) setField(out, String(key), toExportValue(inner));
     return out;
   }
   // Objects that say how they serialize (URL, Decimal-like classes) are taken at their word.
   if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return toExportValue((value as { toJSON(): unknown }).toJSON());
   const out: ExportObject = {};
-  for (const key of itemFieldNames(value, false)) out[key] = toExportValue((value as Record<string, unknown>)[key]);
+  for (const key of itemFieldNames(value, false)) setField(out, key, toExportValue((value as Record<string, unknown>)[key]));
   return out;
+}
+
+/**
+ * `out[key] = value`, except that a `__proto__` key (`JSON.parse('{"__proto__": 1}')` has one) becomes an own
+ * field instead of setting the object's prototype, which dropped it from every feed (spec/fuzz/feeds.spec.ts).
+ */
+function setField(out: ExportObject, key: string, value: ExportValue): void {
+  if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  else out[key] = value;
 }
 
 /** Is this a dict (something with `.items()` in XmlItemExporter's test)? */

@@ -34,7 +34,9 @@ export class CsvExporter implements ItemExporter {
   #row(cells: string[]): string {
     // csv.writer (Python 3.11) quotes a row made of one empty cell, or it would read back as no row.
     if (cells.length === 1 && cells[0] === '') return '""\r\n';
-    return stringify([cells], { record_delimiter: '\r\n', quote: '"', escape: '"' });
+    // csv.writer quotes a cell holding a CR or LF alone too (either is in its line terminator); csv-stringify only quotes
+    // one holding the whole record delimiter, so a bare '\n' in a cell would start a new row (spec/fuzz/feeds.spec.ts).
+    return stringify([cells], { record_delimiter: '\r\n', quote: '"', escape: '"', quoted_match: /[\r\n]/ });
   }
 
   start(): Buffer {
