@@ -52,13 +52,22 @@ export interface OpenPrivateOptions {
 export function openPrivateFileSync(path: string, flags: string, options: OpenPrivateOptions = {}): number {
   const existed = existsSync(path);
   const fd = openSync(path, flags, PRIVATE_FILE_MODE);
-  try {
-    // Not on character devices and the like (LOG_FILE=/dev/stderr): only regular files seine owns.
-    if (!existed || options.tighten === true) fchmodSync(fd, PRIVATE_FILE_MODE);
-  } catch (error) {
-    closeSync(fd);
-    throw error;
+  if (!existed) {
+    try {
+      fchmodSync(fd, PRIVATE_FILE_MODE);
+    } catch (error) {
+      closeSync(fd);
+      throw error;
+    }
+  } else if (options.tighten === true) {
+    // Best effort: a file another account owns (shared through a group) cannot be changed, and is still used.
+    try {
+      fchmodSync(fd, PRIVATE_FILE_MODE);
+    } catch {
+      // kept as it is
+    }
   }
+  // An existing file without `tighten` (LOG_FILE=/dev/stderr, a shared log) keeps its mode.
   return fd;
 }
 
@@ -78,7 +87,8 @@ export function writePrivateFileSync(path: string, data: string | Uint8Array): v
 export async function writePrivateFile(path: string, data: string | Uint8Array): Promise<void> {
   const handle = await open(path, 'w', PRIVATE_FILE_MODE);
   try {
-    await handle.chmod(PRIVATE_FILE_MODE);
+    // Best effort on a file another account owns; one seine creates is always its own.
+    await handle.chmod(PRIVATE_FILE_MODE).catch(() => undefined);
     await handle.writeFile(data);
   } finally {
     await handle.close();
