@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import zlib from 'node:zlib';
-import { ContentDecodingFailure, DecodedTooLarge, decodeContent } from '../../src/download/decompress.js';
+import { ContentDecodingFailure, DecodedTooLarge, decodeContent, setSpillBytes } from '../../src/download/decompress.js';
 
 const text = Buffer.from('the quick brown fox '.repeat(20));
 
@@ -67,5 +67,44 @@ describe('decodeContent', () => {
     const decoded = await decodeContent(gz, ['gzip'], 0).catch((e: unknown) => e);
     // zlib checks the trailer: a wrong ISIZE is a corrupt stream.
     expect(decoded).toBeInstanceOf(ContentDecodingFailure);
+  });
+});
+
+describe('decodeContent past the spill threshold (no trailer to size the body)', () => {
+  const data = Buffer.from(Array.from({ length: 1_000_000 }, (_, i) => (i * 31) % 97));
+
+  it.each([
+    ['br', zlib.brotliCompressSync(data)],
+    ['deflate', zlib.deflateSync(data)],
+    ['deflate', zlib.deflateRawSync(data)],
+  ] as const)('%s: counts, then inflates again into one buffer of the exact size', async (coding, body) => {
+    const previous = setSpillBytes(100_000);
+    try {
+      const decoded = await decodeContent(body, [coding], 0);
+      expect([decoded.body.equals(data), decoded.body.buffer.byteLength]).toEqual([true, data.length]);
+    } finally {
+      setSpillBytes(previous);
+    }
+  });
+
+  it('still stops at maxSize after spilling', async () => {
+    const previous = setSpillBytes(100_000);
+    try {
+      const error = await decodeContent(zlib.brotliCompressSync(data), ['br'], 500_000).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(DecodedTooLarge);
+    } finally {
+      setSpillBytes(previous);
+    }
+  });
+
+  it('keeps what a truncated stream decodes to', async () => {
+    const previous = setSpillBytes(100_000);
+    try {
+      const deflated = zlib.deflateSync(data);
+      const decoded = await decodeContent(deflated.subarray(0, deflated.length - 4), ['deflate'], 0);
+      expect(decoded.body.equals(data)).toBe(true);
+    } finally {
+      setSpillBytes(previous);
+    }
   });
 });

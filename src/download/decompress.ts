@@ -41,7 +41,9 @@ export interface DecodedBody {
  * to the decompressed size too). A gzip body's trailer announces its
  * inflated size; when that fits the limit the output is written into one
  * buffer of that size, so a large body is not held twice (chunks, then their
- * concatenation) at the end: docs/reliability.md measures what that saves.
+ * concatenation) at the end; without one (br, deflate), a body past 64 MiB
+ * is counted, then inflated again into one buffer (SPILL_BYTES).
+ * docs/reliability.md measures what that saves.
  */
 export async function decodeContent(body: Buffer, contentEncoding: readonly string[], maxSize: number): Promise<DecodedBody> {
   const codings = contentEncoding.flatMap((value) => value.split(',')).map((c) => c.trim().toLowerCase()).filter((c) => c !== '');
@@ -105,15 +107,50 @@ function announcedSize(body: Buffer, format: string): number | null {
   return size > 0 ? size : null;
 }
 
+/**
+ * Past this many decoded bytes with no trailer to size them (br, deflate, a
+ * gzip trailer that understated), the chunks are dropped and only counted;
+ * the body is then inflated a second time into one buffer of the exact size.
+ * The CPU of a second pass (~1 s for 640 MiB) buys a peak of size + 64 MiB
+ * instead of twice the size (chunks, then their concatenation).
+ */
+const SPILL_BYTES = 64 * 1024 * 1024;
+
+type Format = 'gzip' | 'zlib' | 'raw' | 'br';
+
 /** Inflates `body`, counting the output as it comes and stopping as soon as it passes `maxSize` (0 = no limit). */
-function inflateLimited(body: Buffer, format: 'gzip' | 'zlib' | 'raw' | 'br', maxSize: number): Promise<Buffer> {
-  return new Promise<Buffer>((resolve, reject) => {
+async function inflateLimited(body: Buffer, format: Format, maxSize: number): Promise<Buffer> {
+  const announced = announcedSize(body, format);
+  // allocUnsafe of a large size maps pages that cost no memory until written, so a lying trailer costs nothing.
+  const target = announced !== null && (maxSize === 0 || announced <= maxSize) && announced > CHUNK ? Buffer.allocUnsafe(announced) : null;
+  const first = await inflatePass(body, format, maxSize, target, spillBytes);
+  if (first.body !== null) return first.body;
+  // Spilled: the size is known now, inflate again straight into a buffer of that size.
+  const exact = Buffer.allocUnsafe(first.size);
+  const second = await inflatePass(body, format, first.size, exact, Infinity);
+  return second.body!;
+}
+
+let spillBytes = SPILL_BYTES;
+/** For tests: the spill threshold (default 64 MiB); returns the previous one. */
+export function setSpillBytes(bytes: number): number {
+  const previous = spillBytes;
+  spillBytes = bytes;
+  return previous;
+}
+
+/**
+ * One pass of the decoder over `body`. Output goes into `target` while it
+ * fits, else into chunks; past `spill` bytes in chunks they are dropped and
+ * only counted (`body` null, `size` the full count).
+ */
+function inflatePass(body: Buffer, format: Format, maxSize: number, initialTarget: Buffer | null, spill: number): Promise<{ body: Buffer | null; size: number }> {
+  return new Promise((resolve, reject) => {
     const decoder = decoderFor(format);
-    const announced = announcedSize(body, format);
-    // allocUnsafe of a large size maps pages that cost no memory until written, so a lying trailer costs nothing.
-    let target: Buffer | null = announced !== null && (maxSize === 0 || announced <= maxSize) && announced > CHUNK ? Buffer.allocUnsafe(announced) : null;
+    let target = initialTarget;
     const chunks: Buffer[] = [];
     let size = 0;
+    let spilled = false;
     let done = false;
     decoder.on('data', (chunk: Buffer) => {
       if (done) return;
@@ -126,6 +163,7 @@ function inflateLimited(body: Buffer, format: 'gzip' | 'zlib' | 'raw' | 'br', ma
         reject(new DecodedTooLarge(maxSize, size));
         return;
       }
+      if (spilled) return;
       if (target !== null && size <= target.length) {
         chunk.copy(target, size - chunk.length);
         return;
@@ -135,12 +173,18 @@ function inflateLimited(body: Buffer, format: 'gzip' | 'zlib' | 'raw' | 'br', ma
         chunks.push(target.subarray(0, size - chunk.length));
         target = null;
       }
+      if (size > spill) {
+        spilled = true;
+        chunks.length = 0;
+        return;
+      }
       chunks.push(chunk);
     });
     decoder.once('end', () => {
       if (done) return;
       done = true;
-      resolve(target !== null ? (size === target.length ? target : Buffer.from(target.subarray(0, size))) : Buffer.concat(chunks, size));
+      if (spilled) resolve({ body: null, size });
+      else resolve({ body: target !== null ? (size === target.length ? target : Buffer.from(target.subarray(0, size))) : Buffer.concat(chunks, size), size });
     });
     decoder.once('error', (error: unknown) => {
       if (done) return;
