@@ -86,4 +86,17 @@ describe('robots.txt', () => {
       { numRuns: runs(500) },
     );
   });
+
+  it('a versioned group (name/1.0) applies to User-Agents with that whole name, not to other versions', () => {
+    const name = fc.string({ unit: fc.constantFrom(...'abcxyz-_'.split('')), minLength: 1, maxLength: 6 });
+    fc.assert(
+      fc.property(name, fc.constantFrom('1.0', '2', '0.1.2'), fc.string({ maxLength: 6 }), path, (group, version, suffix, p) => {
+        const rules = new RobotsRules(ROBOTS_URL, `User-agent: ${group}/${version}\nDisallow: /\n`);
+        const target = 'http://example.com' + (p.startsWith('/') ? p : '/' + p);
+        expect(rules.allowed(target, `${group}/${version}${suffix}`)).toBe(false);
+        expect(rules.allowed(target, `${group}/9.9`)).toBe(true);
+      }),
+      { numRuns: runs(300), examples: [['seine', '1.0', '', '/']] },
+    );
+  });
 });

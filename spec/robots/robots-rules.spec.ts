@@ -53,6 +53,15 @@ describe('RobotsRules', () => {
     expect(star.allowed('http://h/a', 'other')).toBe(true);
   });
 
+  // Found by comparing RobotsRules with Protego 0.1 on generated files (spec/fuzz/robots.spec.ts's generator):
+  // the group name was cut at '/' as robots-parser keys it, so `seine/1.0` applied to `seine/0.1`.
+  it("matches a versioned group name whole, as Protego does ('User-agent: seine/1.0' is not for 'seine/0.1')", () => {
+    const versioned = new RobotsRules('http://h/robots.txt', 'User-agent: seine/1.0\nDisallow: /\n');
+    expect(versioned.allowed('http://h/a', 'seine/0.1')).toBe(true);
+    expect(versioned.allowed('http://h/a', 'seine/1.0 (+https://example.com)')).toBe(false);
+    expect(versioned.allowed('http://h/a', 'Mozilla/5.0 (compatible; seine/1.0)')).toBe(false);
+  });
+
   it('allows everything when no group applies, for an empty file, and for URLs of another origin', () => {
     expect(new RobotsRules('http://h/robots.txt', 'User-agent: googlebot\nDisallow: /\n').allowed('http://h/a', 'seine')).toBe(true);
     expect(RobotsRules.allowAll('http://h/robots.txt').allowed('http://h/a', 'seine')).toBe(true);

@@ -23,8 +23,8 @@ const robotsParser = robotsParserModule as unknown as (url: string, body: string
  */
 export class RobotsRules {
   readonly #robot: Robot;
-  /** Group names as robots-parser keys them, in order of appearance. */
-  readonly #groups: readonly string[];
+  /** The groups, in order of appearance: the name Protego matches and robots-parser's key for it. */
+  readonly #groups: readonly Group[];
   readonly #groupFor = new Map<string, string | null>();
 
   /** `robotsUrl` is the robots.txt URL: the rules apply to URLs of its origin only. */
@@ -65,34 +65,45 @@ export class RobotsRules {
   }
 }
 
-function protegoMatch(groups: readonly string[], userAgent: string): string | null {
+/**
+ * A `User-agent` group: `name` is the value lower-cased, as Protego matches it (whole: `seine/1.0` applies to
+ * `seine/1.0 …` but not to `seine/0.1`); `key` is robots-parser's key for its rules (cut at the first `/`).
+ */
+interface Group {
+  name: string;
+  key: string;
+}
+
+function protegoMatch(groups: readonly Group[], userAgent: string): string | null {
   const robotName = userAgent.trim().toLowerCase();
   let best: string | null = null;
   let bestScore = 0;
-  for (const group of groups) {
+  for (const { name, key } of groups) {
     // Protego also files `User-agent: bot*` under `bot`.
-    const token = group === '*' ? '*' : group.replaceAll('*', '');
+    const token = name === '*' ? '*' : name.replaceAll('*', '');
     const score = token === '*' ? 1 : token !== '' && robotName.includes(token) ? token.length : 0;
     if (score > bestScore) {
-      best = group;
+      best = key;
       bestScore = score;
     }
   }
   return best;
 }
 
-/** The `User-agent` values, normalised as robots-parser keys its groups (lower case, cut at the first `/`). */
-function groupNames(body: string): string[] {
-  const names: string[] = [];
+/**
+ * The `User-agent` values. Two names robots-parser files under one key (`seine/1.0`, `seine/2.0`) share their
+ * rules; a name with nothing before its `/` has no key robots-parser can be asked for, and is left out.
+ */
+function groupNames(body: string): Group[] {
+  const groups: Group[] = [];
   for (const rawLine of body.split(/\r\n|\r|\n/)) {
     const line = rawLine.split('#', 1)[0] ?? '';
     const colon = line.indexOf(':');
     if (colon < 0 || line.slice(0, colon).trim().toLowerCase() !== 'user-agent') continue;
-    let name = line.slice(colon + 1).trim().toLowerCase();
+    const name = line.slice(colon + 1).trim().toLowerCase();
     const slash = name.indexOf('/');
-    if (slash > -1) name = name.slice(0, slash);
-    name = name.trim();
-    if (name !== '' && !names.includes(name)) names.push(name);
+    const key = (slash > -1 ? name.slice(0, slash) : name).trim();
+    if (key !== '' && !groups.some((group) => group.name === name)) groups.push({ name, key });
   }
-  return names;
+  return groups;
 }
