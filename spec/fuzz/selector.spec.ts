@@ -144,3 +144,19 @@ describe('markup from the HTML generator', () => {
     );
   });
 });
+
+// Found by comparing the tree of markup from MARKUP_PIECES with parsel 1.7.0 (lxml 4.9.2, libxml2 2.9.14,
+// /usr/bin/python3), the parser seine follows (docs/selectors.md); the expected values are parsel's get().
+// BUGS in src/dom/parse-html.ts (another engineer's), pinned to turn green when fixed:
+describe('broken markup parses as parsel 1.7 parses it', () => {
+  // libxml2 makes no element of a lone '<', and parsel then parses '<html/>'; seine gives <body><p>&lt;</p></body>.
+  it.failing("'<' alone is an empty <html>", () => {
+    expect(new Selector({ text: '<' }).get()).toBe('<html></html>');
+  });
+
+  // libxml2 2.9.14 skips a '</' that no tag name follows and reads on ('<b' is a start tag); seine makes
+  // '</<b' a bogus comment (<!--<b-->), as HTML5 does. 'a</<' likewise: parsel a&lt;, seine a<!--<-->.
+  it.failing("'a</<b' is a <p> holding a and an empty <b>", () => {
+    expect(new Selector({ text: 'a</<b' }).get()).toBe('<html><body><p>a<b></b></p></body></html>');
+  });
+});
