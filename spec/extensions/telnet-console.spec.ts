@@ -501,6 +501,25 @@ describe('TelnetConsole: login limits (docs/security.md, "Telnet console")', () 
     expect(Date.now() - started).toBeGreaterThanOrEqual(300);
   });
 
+  it('does not check the logins of connections closed while they waited: they delay no one', async () => {
+    const { port } = await makeConsole({ password: 'secret', loginDelay: 300, loginAttempts: 1 }).start();
+    const first = await Client.connect(port);
+    first.send('seine\r\nwrong\r\n');
+    await first.readUntil('Authentication failed');
+    // Ten guesses queued behind the 300 ms delay, then abandoned: without the check each would add a delay (300 ms, 600 ms, … up to 5 s).
+    for (let n = 0; n < 10; n += 1) {
+      const quitter = await Client.connect(port);
+      quitter.send('seine\r\nguess\r\n');
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      quitter.socket.destroy();
+    }
+    const started = Date.now();
+    const user = await Client.connect(port);
+    user.send('seine\r\nsecret\r\n');
+    await user.readUntil(PROMPT);
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+
   it('drops a connection that does not log in within TELNETCONSOLE_LOGIN_TIMEOUT, logged once at WARNING then at DEBUG', async () => {
     const bus = new LogBus({ now: () => TIME });
     const events = recordLogs(bus);

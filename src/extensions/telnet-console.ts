@@ -218,7 +218,7 @@ export class TelnetConsole implements Extension {
     const session = new TelnetSession(
       socket,
       {
-        authenticate: (username, password) => this.#check(username, password),
+        authenticate: (username, password, stillWanted) => this.#check(username, password, stillWanted),
         loginAttempts: this.loginAttempts,
         loginTimeout: this.loginTimeout,
         onLoginDropped: (reason, failures) => this.#loginDropped(socket, reason, failures),
@@ -239,12 +239,15 @@ export class TelnetConsole implements Extension {
    * number of connections is a few tries a second at most, then one per 5 s.
    * A check with nothing to wait for is answered at once.
    */
-  #check(username: string, password: string): boolean | Promise<boolean> {
+  #check(username: string, password: string, stillWanted: () => boolean = () => true): boolean | Promise<boolean> {
     if (this.#waitingChecks === 0 && Date.now() >= this.#nextCheckAt) return this.#verify(username, password);
     this.#waitingChecks += 1;
     const checked = this.#checks.then(async () => {
+      // A connection closed while it waited (timed out, dropped by its client) is not checked: it costs no one a delay.
+      if (!stillWanted()) return false;
       const wait = this.#nextCheckAt - Date.now();
       if (wait > 0) await new Promise<void>((resolve) => setTimeout(resolve, wait).unref());
+      if (!stillWanted()) return false;
       return this.#verify(username, password);
     });
     this.#checks = checked.finally(() => {

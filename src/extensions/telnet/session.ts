@@ -31,7 +31,7 @@ export interface TelnetSessionOptions {
    * with each failure, docs/security.md), so it resolves when the answer may
    * be given.
    */
-  readonly authenticate: (username: string, password: string) => boolean | Promise<boolean>;
+  readonly authenticate: (username: string, password: string, stillWanted: () => boolean) => boolean | Promise<boolean>;
   /** Logins a connection may try before it is dropped (TELNETCONSOLE_LOGIN_ATTEMPTS, at least 1). */
   readonly loginAttempts?: number;
   /** Seconds a connection may stay without logging in (TELNETCONSOLE_LOGIN_TIMEOUT; 0: no limit). */
@@ -174,7 +174,7 @@ export class TelnetSession {
     this.#phase = 'checking';
     let result: boolean | Promise<boolean>;
     try {
-      result = this.options.authenticate(this.#username, text);
+      result = this.options.authenticate(this.#username, text, () => this.#phase === 'checking');
     } catch {
       result = false;
     }
