@@ -122,13 +122,23 @@ type Format = 'gzip' | 'zlib' | 'raw' | 'br';
 async function inflateLimited(body: Buffer, format: Format, maxSize: number): Promise<Buffer> {
   const announced = announcedSize(body, format);
   // allocUnsafe of a large size maps pages that cost no memory until written, so a lying trailer costs nothing.
-  const target = announced !== null && (maxSize === 0 || announced <= maxSize) && announced > CHUNK ? Buffer.allocUnsafe(announced) : null;
+  const target = announced !== null && (maxSize === 0 || announced <= maxSize) && announced > CHUNK ? allocate(announced) : null;
   const first = await inflatePass(body, format, maxSize, target, spillBytes);
   if (first.body !== null) return first.body;
   // Spilled: the size is known now, inflate again straight into a buffer of that size.
-  const exact = Buffer.allocUnsafe(first.size);
+  const exact = allocate(first.size);
+  if (exact === null) throw new DecodedTooLarge(maxSize, first.size);
   const second = await inflatePass(body, format, first.size, exact, Infinity);
   return second.body!;
+}
+
+/** A buffer of `size` bytes, or null when the system refuses one that large (the caller then keeps chunks). */
+function allocate(size: number): Buffer | null {
+  try {
+    return Buffer.allocUnsafe(size);
+  } catch {
+    return null;
+  }
 }
 
 let spillBytes = SPILL_BYTES;

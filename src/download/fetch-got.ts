@@ -12,6 +12,7 @@ import { fetchData, fetchFile } from './local-schemes.js';
 import { ACCEPT_ENCODING, ContentDecodingFailure, DecodedTooLarge, decodeContent } from './decompress.js';
 import { mapDownloadError, type FailureContext } from './map-download-error.js';
 import { AgentPool } from './agent-pool.js';
+import { BodyBuffer } from './body-buffer.js';
 
 /**
  * seine's downloader: the only module that imports got (docs/contributing.md).
@@ -26,7 +27,8 @@ import { AgentPool } from './agent-pool.js';
  * proxies; data loss. Decompression (HttpCompressionMiddleware in Scrapy)
  * happens here after the body is complete, on the wire bytes, so that sizes
  * and errors are exact; DOWNLOAD_MAXSIZE bounds the decoded bytes while they
- * inflate and DOWNLOAD_WARNSIZE warns on them (decompress.ts): `Accept-Encoding: gzip, deflate, br` is added only
+ * inflate and DOWNLOAD_WARNSIZE warns on them (decompress.ts). A body with a
+ * Content-Length is received into one buffer of that size (body-buffer.ts): `Accept-Encoding: gzip, deflate, br` is added only
  * when the request has none, and Content-Encoding is removed once decoded,
  * as Scrapy does. Request header names reach the wire lower-cased (got
  * normalises them); HTTP/1.1 treats names case-insensitively.
@@ -188,7 +190,7 @@ function transfer(client: Got, url: string, request: Request, gotOptions: Stream
     const stream = client.stream(url, gotOptions);
     // In stream mode got waits for the caller to end a body-capable request (DELETE, OPTIONS…) that has no body.
     if (gotOptions.body === undefined && request.method !== 'GET' && request.method !== 'HEAD') stream.end();
-    const chunks: Buffer[] = [];
+    const collected = new BodyBuffer();
     const context: FailureContext = { url: request.url, responseReceived: false, received: 0, expected: null };
     let response: IncomingMessage & { ip?: string } | null = null;
     let clientRequest: ClientRequest | null = null;
@@ -225,7 +227,7 @@ function transfer(client: Got, url: string, request: Request, gotOptions: Stream
         reject(new StaleSocket(mapped));
       } else if (context.responseReceived && !state.failOnDataLoss && mapped instanceof ConnectionLostError) {
         settled = false;
-        finish(Buffer.concat(chunks), ['dataloss']);
+        finish(collected.take(), ['dataloss']);
       } else {
         reject(mapped);
       }
@@ -245,18 +247,29 @@ function transfer(client: Got, url: string, request: Request, gotOptions: Stream
         return;
       }
       if (warnSize > 0 && length > warnSize) warn(length, 'expected');
+      collected.expect(length);
     });
     stream.on('data', (chunk: Buffer) => {
-      chunks.push(chunk);
+      collected.push(chunk);
       context.received += chunk.length;
       if (maxSize > 0 && context.received > maxSize) {
-        chunks.length = 0;
+        collected.clear();
         state.fail(new MaxSizeError(request.url, { size: context.received, maxSize, stage: 'received', method: request.method }));
         return;
       }
       if (warnSize > 0 && context.received > warnSize) warn(context.received, 'received');
     });
-    stream.once('end', () => finish(Buffer.concat(chunks), []));
+    stream.once('end', () => {
+      let body: Buffer;
+      try {
+        body = collected.take();
+      } catch (error) {
+        // Past buffer.constants.MAX_LENGTH (4 GiB), possible only with DOWNLOAD_MAXSIZE = 0.
+        failWith(error);
+        return;
+      }
+      finish(body, []);
+    });
     stream.once('error', failWith);
   });
 }
