@@ -165,6 +165,10 @@ describe('a crawl over every fault route', () => {
     expect(tooMany).toHaveLength(3);
     expect([tooMany[1]! - tooMany[0]!, tooMany[2]! - tooMany[1]!].every((gap) => gap >= 950)).toBe(true);
 
+    // A meta refresh to the page itself: one WARNING, redirect/loop (HTTP redirect loops are the redirect middleware's, see docs/security.md).
+    once(lines, new RegExp(`^\\[seine.downloadermiddlewares.redirect\\] WARNING: Redirect loop: <GET ${url('/meta-refresh-loop')}> → <GET ${url('/meta-refresh-loop')}> \\(not followed: `));
+    expect(stats['redirect/loop']).toBe(2);
+
     // Pages that strain the parser or the link extractor (selectors' and requests' areas): the crawl survives them.
     const byPath = new Map(items.map((item) => [item.path, item]));
     expect(HEALTHY_PATHS.map((path) => byPath.get(path)?.v)).toEqual(['healthy 1', 'healthy 2', 'healthy 3']);

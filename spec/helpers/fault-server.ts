@@ -266,6 +266,13 @@ export const FAULT_ROUTES: readonly FaultRoute[] = [
     },
   },
   {
+    path: '/meta-refresh-loop',
+    fault: 'an HTML page whose <meta http-equiv="refresh"> points to itself',
+    handler: (_req, res) => {
+      res.writeHead(200, HTML).end('<html><head><meta http-equiv="refresh" content="0; url=/meta-refresh-loop"></head><body><p class="v">refresh</p></body></html>');
+    },
+  },
+  {
     path: '/redirect-to-ftp',
     fault: 'redirects (302) to ftp://127.0.0.1/file.txt',
     handler: (_req, res) => {

@@ -77,9 +77,9 @@ describe('MetaRefreshMiddleware', () => {
     expect(mw.processResponse(request, response, spider)).toBe(response);
   });
 
-  it('counts against REDIRECT_MAX_TIMES: a refresh loop ends with IgnoreRequest', () => {
+  it('counts against REDIRECT_MAX_TIMES: a dontFilter refresh loop ends with IgnoreRequest', () => {
     const { crawler, mw, spider } = setup({ REDIRECT_MAX_TIMES: 2 });
-    let request = new Request('http://a.test/loop');
+    let request = new Request('http://a.test/loop', { dontFilter: true });
     request = mw.processResponse(request, page(request, '0;url=/loop'), spider) as Request;
     request = mw.processResponse(request, page(request, '0;url=/loop'), spider) as Request;
     expect(() => mw.processResponse(request, page(request, '0;url=/loop'), spider)).toThrow(new IgnoreRequest('max redirections reached'));
@@ -122,5 +122,25 @@ describe('MetaRefreshMiddleware on large pages', () => {
     const request = new Request('http://a.test/big');
     const response = largePage(request, `<title>${'é'.repeat(5000)}</title><meta http-equiv="refresh" content="0; url=/next">`, 100_000);
     expect(mw.processResponse(request, response, spider)).toBe(response);
+  });
+});
+
+describe('MetaRefreshMiddleware: loops', () => {
+  it('a page that refreshes to itself: one WARNING naming the loop, redirect/loop, IgnoreRequest', () => {
+    const { crawler, mw, spider } = setup();
+    const request = new Request('http://a.test/self');
+    expect(() => mw.processResponse(request, page(request, '0; url=/self'), spider)).toThrow(new IgnoreRequest('redirect loop'));
+    expect(crawler.lines(LOGGER)).toEqual([
+      [LOGGER, 'WARNING', 'Redirect loop: <GET http://a.test/self> → <GET http://a.test/self> (not followed: <GET http://a.test/self> was already requested)'],
+    ]);
+    expect(crawler.stats.getAll()).toEqual({ 'redirect/loop': 1 });
+  });
+
+  it('a refresh back along the chain: a → b → a', () => {
+    const { crawler, mw, spider } = setup();
+    const a = new Request('http://a.test/a');
+    const b = mw.processResponse(a, page(a, '0; url=/b'), spider) as Request;
+    expect(() => mw.processResponse(b, page(b, '0; url=/a'), spider)).toThrow(new IgnoreRequest('redirect loop'));
+    expect(crawler.lines(LOGGER).at(-1)?.[2]).toBe('Redirect loop: <GET http://a.test/a> → <GET http://a.test/b> → <GET http://a.test/a> (not followed: <GET http://a.test/a> was already requested)');
   });
 });

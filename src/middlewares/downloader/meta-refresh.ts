@@ -1,6 +1,6 @@
 import type { DownloaderMiddleware } from '../../contracts/components.js';
 import { NotConfigured } from '../../contracts/control-flow.js';
-import type { Crawler } from '../../contracts/crawler.js';
+import type { Crawler, StatsCollector } from '../../contracts/crawler.js';
 import type { Request } from '../../http/request.js';
 import type { Response } from '../../http/response.js';
 import { defaultLogBus, type Logger } from '../../log/index.js';
@@ -10,7 +10,7 @@ import type { ComponentOptions } from '../spider/component-options.js';
 import { getMetaRefresh } from './meta-refresh-tag.js';
 import { detectEncoding } from '../../http/decode-body.js';
 import { decodeText } from '../../http/text-decoding.js';
-import { REDIRECT_LOGGER, buildRedirectRequest, followRedirect, type RedirectPolicy } from './redirect-request.js';
+import { REDIRECT_LOGGER, buildRedirectRequest, checkRedirectLoop, followRedirect, type RedirectPolicy } from './redirect-request.js';
 
 export interface MetaRefreshOptions extends ComponentOptions {
   /** REDIRECT_MAX_TIMES, shared with RedirectMiddleware. Default 20. */
@@ -52,6 +52,8 @@ export class MetaRefreshMiddleware implements DownloaderMiddleware, RedirectPoli
   readonly priorityAdjust: number;
   readonly maxDelay: number;
   readonly ignoreTags: readonly string[];
+  /** Where `redirect/loop` is counted (shared with RedirectMiddleware). */
+  readonly stats: StatsCollector | undefined;
   readonly #logger: Logger;
 
   constructor(options: MetaRefreshOptions = {}) {
@@ -59,6 +61,7 @@ export class MetaRefreshMiddleware implements DownloaderMiddleware, RedirectPoli
     this.priorityAdjust = options.priorityAdjust ?? DEFAULT_SETTINGS.REDIRECT_PRIORITY_ADJUST;
     this.maxDelay = options.maxDelay ?? DEFAULT_SETTINGS.METAREFRESH_MAXDELAY;
     this.ignoreTags = [...(options.ignoreTags ?? DEFAULT_SETTINGS.METAREFRESH_IGNORE_TAGS)];
+    this.stats = options.stats;
     this.#logger = (options.logBus ?? defaultLogBus).getLogger(REDIRECT_LOGGER);
   }
 
@@ -71,6 +74,7 @@ export class MetaRefreshMiddleware implements DownloaderMiddleware, RedirectPoli
       maxDelay: settings.getFloat('METAREFRESH_MAXDELAY'),
       ignoreTags: settings.getList('METAREFRESH_IGNORE_TAGS').map(String),
       logBus: crawler.logBus,
+      stats: crawler.stats,
     });
   }
 
@@ -81,6 +85,8 @@ export class MetaRefreshMiddleware implements DownloaderMiddleware, RedirectPoli
     // As for Location headers, only http(s) targets are followed (a refresh to javascript: or file: is not).
     if (!/^https?:/.test(refresh.url)) return response;
     const redirected = buildRedirectRequest(request, refresh.url, true);
+    // A page that refreshes to itself (or back along its chain): one WARNING and redirect/loop, as for HTTP redirects.
+    checkRedirectLoop(redirected, request, this, this.#logger, spider);
     return followRedirect(redirected, request, 'meta refresh', this, this.#logger, spider);
   }
 }
