@@ -1,5 +1,5 @@
 import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
-import { ATTRIBUTE, COMMENT, DOCUMENT, DomNode, ELEMENT, PROCESSING_INSTRUCTION, TEXT, parseLikeParsel } from './node.js';
+import { ATTRIBUTE, COMMENT, DOCUMENT, DomNode, ELEMENT, PROCESSING_INSTRUCTION, TEXT, fitChildren, parseLikeParsel } from './node.js';
 import { decodeXmlEntities } from './decode-entities.js';
 import { pythonStrip } from './python-strip.js';
 
@@ -69,6 +69,7 @@ class XmlTreeBuilder implements TokenizerCallbacks {
     const name = this.source.slice(start, end);
     for (let i = this.stack.length - 1; i >= 0; i--) {
       if (this.stack[i]!.name === name) {
+        for (let k = i; k < this.stack.length; k++) fitChildren(this.stack[k]!);
         this.stack.length = i;
         this.scopes.length = i;
         return;
@@ -91,6 +92,8 @@ class XmlTreeBuilder implements TokenizerCallbacks {
   }
   onend(): void {
     this.flushText();
+    for (const el of this.stack) fitChildren(el);
+    fitChildren(this.doc);
   }
   isInForeignContext(): boolean {
     return true;
@@ -133,6 +136,7 @@ class XmlTreeBuilder implements TokenizerCallbacks {
       el.addAttr(attr);
       setQualifiedName(attr, name, false, scope);
     }
+    if (el.attrs.length > 0) el.attrs = el.attrs.slice(); // no spare slots (see fitChildren)
     (parent ?? this.doc).append(el);
     if (!selfClosing) {
       this.stack.push(el);

@@ -154,6 +154,14 @@ class Compiler implements PathEnv {
   }
 
   private compileBinary(op: BinaryOp, leftAst: ExprAst, rightAst: ExprAst, pos: number): Code {
+    const empty = op === '=' || op === '!=' ? this.countIsZero(leftAst, rightAst) : null;
+    if (empty !== null) {
+      // `count(preceding-sibling::*) = 0` (cssselect's :first-child, :last-child, :first-of-type …):
+      // whether the node-set is empty, answered by the first node found instead of counting them all,
+      // which made `li:last-child` quadratic in the number of siblings.
+      const exists = empty.exists;
+      return op === '=' ? booleanCode((n, p, s, rt) => !exists(n, p, s, rt), empty.deps) : booleanCode(exists, empty.deps);
+    }
     const left = this.compile(leftAst);
     const right = this.compile(rightAst);
     const deps = left.deps | right.deps;
@@ -179,6 +187,15 @@ class Compiler implements PathEnv {
       default:
         return this.fold(comparison(op, left, right), [left, right]);
     }
+  }
+
+  /** For `count(X) = 0`: X's exists() and deps, or null when the comparison has another shape. */
+  private countIsZero(leftAst: ExprAst, rightAst: ExprAst): { exists: Fn<boolean>; deps: number } | null {
+    if (rightAst.kind !== 'number' || rightAst.value !== 0) return null;
+    if (leftAst.kind !== 'call' || leftAst.prefix !== '' || leftAst.local !== 'count' || leftAst.args.length !== 1) return null;
+    const arg = this.compile(leftAst.args[0]!);
+    if (arg.set === null) return null; // count() of a non-node-set: compiled the usual way, which reports it
+    return { exists: arg.set.exists, deps: arg.deps };
   }
 
   private compileCall(ast: Extract<ExprAst, { kind: 'call' }>): Code {
