@@ -22,7 +22,7 @@ export function configureFuzz(options: { numRuns?: number; timeLimitMs?: number 
     seed: FUZZ_SEED,
     numRuns: runs(options.numRuns ?? 200),
     // Stop a property's runs (passing) after this long; jest's own 5 s timeout stays above it.
-    interruptAfterTimeLimit: options.timeLimitMs ?? 3000,
+    interruptAfterTimeLimit: options.timeLimitMs ?? 2000,
     markInterruptAsFailure: false,
   });
 }
