@@ -33,3 +33,15 @@ describe('a 20 MB single-line page', () => {
     expect(sel.css('#list > div:last-child a::text').get()).toBe(`Item ${items - 1}`);
   });
 });
+
+describe('a SelectorList of 200,000 results', () => {
+  it('slices and filters (they spread the results as arguments, and overflowed the stack)', () => {
+    const items = new Selector({ text: '<ul>' + '<li>x</li>'.repeat(200_000) + '</ul>' }).css('li');
+    expect(items.length).toBe(200_000);
+    const rest = items.slice(1);
+    expect(rest.length).toBe(199_999);
+    expect(rest.css('::text').length).toBe(199_999);
+    expect(items.filter((_s, i) => i % 2 === 0).length).toBe(100_000);
+    expect(() => rest[199_999]).toThrow('list index out of range');
+  });
+});

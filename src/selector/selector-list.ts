@@ -29,13 +29,16 @@ export class SelectorList extends Array<Selector> {
     return Array;
   }
 
+  // Built with a loop, not `new SelectorList(...items)`: spreading 300,000 results as
+  // arguments overflowed the stack (RangeError) on a big page.
   override slice(start?: number, end?: number): SelectorList {
-    return new SelectorList(...Array.prototype.slice.call(this, start, end));
+    return listOf(Array.prototype.slice.call(this, start, end) as Selector[]);
   }
 
   override filter(predicate: (value: Selector, index: number, array: Selector[]) => unknown): SelectorList {
-    return new SelectorList(...Array.prototype.filter.call(this, predicate));
+    return listOf(Array.prototype.filter.call(this, predicate) as Selector[]);
   }
+
 
   xpath(query: string, variables?: XPathVariables, options?: XPathOptions): SelectorList {
     checkXPathArguments('SelectorList.xpath()', query, variables, options);
@@ -111,6 +114,13 @@ export class SelectorList extends Array<Selector> {
   [inspect.custom](): string {
     return this.toString();
   }
+}
+
+/** A SelectorList of `items`, however many. */
+function listOf(items: readonly Selector[]): SelectorList {
+  const list = new SelectorList();
+  for (let i = 0; i < items.length; i++) list.push(items[i]!);
+  return list;
 }
 
 const INDEX_GUARD: ProxyHandler<SelectorList> = {
