@@ -66,4 +66,13 @@ describe('documents nested 100,000 deep', () => {
     sel.xpath('//body/div').drop();
     expect(sel.get()).toBe('<html><body></body></html>');
   });
+
+  it('parses 100,000 open elements followed by 100,000 end tags that close none of them', () => {
+    // Each stray end tag scanned every open element: quadratic, minutes at this size.
+    const sel = new Selector({ text: '<span>'.repeat(DEPTH) + '</div>'.repeat(DEPTH) + '<i>x</i>' });
+    expect(sel.xpath('count(//span)').get()).toBe(`${DEPTH}.0`);
+    expect(sel.xpath('name(//i/..)').get()).toBe('span');
+    const closing = new Selector({ text: '<div>' + '<b>'.repeat(DEPTH) + '</div>'.repeat(DEPTH) + '<p>y</p>' });
+    expect(closing.xpath('name(//p/..)').get()).toBe('body');
+  });
 });

@@ -39,6 +39,8 @@ const ATTRIBUTE_NAME_START = /^[A-Za-z_:.]/;
 class HtmlTreeBuilder implements TokenizerCallbacks {
   readonly doc = new DomNode(DOCUMENT, '', '');
   private readonly stack: DomNode[] = [];
+  /** How many elements of each name the stack holds. */
+  private readonly open = new Map<string, number>();
   private sawHead = false;
   private sawBody = false;
   /** Discarded html/head/body start tags whose end tags must be ignored too. */
@@ -202,7 +204,12 @@ class HtmlTreeBuilder implements TokenizerCallbacks {
   /** Closes the open elements from `i` up. */
   private closeFrom(i: number): void {
     const stack = this.stack;
-    if (this.compact) for (let k = i; k < stack.length; k++) fitChildren(stack[k]!);
+    const open = this.open;
+    for (let k = i; k < stack.length; k++) {
+      const el = stack[k]!;
+      open.set(el.name, open.get(el.name)! - 1);
+      if (this.compact) fitChildren(el);
+    }
     stack.length = i;
   }
 
@@ -221,6 +228,7 @@ class HtmlTreeBuilder implements TokenizerCallbacks {
     const parent = this.top() ?? this.rootContainer();
     parent.append(el);
     this.stack.push(el);
+    this.open.set(name, (this.open.get(name) ?? 0) + 1);
     if (name === 'head') this.sawHead = true;
     else if (name === 'body') this.sawBody = true;
     return el;
@@ -235,6 +243,7 @@ class HtmlTreeBuilder implements TokenizerCallbacks {
   private autoClose(name: string): void {
     for (let top = this.top(); top !== undefined && CLOSED_BY.get(top.name)?.has(name) === true; top = this.top()) {
       const closed = this.stack.pop()!;
+      this.open.set(closed.name, this.open.get(closed.name)! - 1);
       if (this.compact) fitChildren(closed);
     }
   }
@@ -263,7 +272,10 @@ class HtmlTreeBuilder implements TokenizerCallbacks {
       return;
     }
     const el = this.push(name, attrs);
-    if (selfClosing || VOID_ELEMENTS.has(name)) this.stack.pop();
+    if (selfClosing || VOID_ELEMENTS.has(name)) {
+      this.stack.pop();
+      this.open.set(name, this.open.get(name)! - 1);
+    }
     void el;
   }
 
@@ -284,6 +296,9 @@ class HtmlTreeBuilder implements TokenizerCallbacks {
       this.discarded--;
       return;
     }
+    // No open element of that name: the scan below could only end without a match. Skipping it
+    // keeps `<span>` × 100,000 then `</div>` × 100,000 linear (the scan made it quadratic: minutes).
+    if ((this.open.get(name) ?? 0) === 0) return;
     const priority = endPriority(name);
     let i = this.stack.length - 1;
     for (; i >= 0; i--) {
