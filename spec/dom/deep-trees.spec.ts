@@ -75,4 +75,10 @@ describe('documents nested 100,000 deep', () => {
     const closing = new Selector({ text: '<div>' + '<b>'.repeat(DEPTH) + '</div>'.repeat(DEPTH) + '<p>y</p>' });
     expect(closing.xpath('name(//p/..)').get()).toBe('body');
   });
+
+  it('parses XML with 100,000 open elements and 100,000 end tags that close none of them', () => {
+    const xml = new Selector({ type: 'xml', text: '<r>' + '<a>'.repeat(DEPTH) + '</b>'.repeat(DEPTH) + '<c/></r>' });
+    expect(xml.xpath('count(//a)').get()).toBe(`${DEPTH}.0`);
+    expect(xml.xpath('name(//c/..)').get()).toBe('a');
+  });
 });

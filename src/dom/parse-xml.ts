@@ -17,6 +17,8 @@ const XML_NS = 'http://www.w3.org/XML/1998/namespace';
 class XmlTreeBuilder implements TokenizerCallbacks {
   readonly doc = new DomNode(DOCUMENT, '', '');
   private readonly stack: DomNode[] = [];
+  /** How many elements of each name the stack holds. */
+  private readonly open = new Map<string, number>();
   /**
    * The namespace bindings in scope at each open element (prefix → URI),
    * shared with the parent unless the element declares some: looking a
@@ -67,9 +69,15 @@ class XmlTreeBuilder implements TokenizerCallbacks {
   onclosetag(start: number, end: number): void {
     this.flushText();
     const name = this.source.slice(start, end);
+    // Nothing of that name open: skip the scan (stray end tags under deep nesting made it quadratic).
+    if ((this.open.get(name) ?? 0) === 0) return;
     for (let i = this.stack.length - 1; i >= 0; i--) {
       if (this.stack[i]!.name === name) {
-        for (let k = i; k < this.stack.length; k++) fitChildren(this.stack[k]!);
+        for (let k = i; k < this.stack.length; k++) {
+          const el = this.stack[k]!;
+          this.open.set(el.name, this.open.get(el.name)! - 1);
+          fitChildren(el);
+        }
         this.stack.length = i;
         this.scopes.length = i;
         return;
@@ -140,6 +148,7 @@ class XmlTreeBuilder implements TokenizerCallbacks {
     (parent ?? this.doc).append(el);
     if (!selfClosing) {
       this.stack.push(el);
+      this.open.set(el.name, (this.open.get(el.name) ?? 0) + 1);
       this.scopes.push(scope);
     }
   }
