@@ -101,3 +101,18 @@ describe('BadArgumentError', () => {
     expect(new Selector({ root: 'text' }).get()).toBe('text');
   });
 });
+
+describe('re() pattern strings as Python reads them', () => {
+  const list = () => new Selector({ text: '<p>Foo bar FOO</p>' }).css('p::text');
+
+  it("takes Python's leading inline flags: re('(?i)foo') is parsel's ['Foo', 'FOO']", () => {
+    expect(list().re('(?i)foo')).toEqual(['Foo', 'FOO']);
+    expect(list().reFirst('(?i)bar')).toBe('bar');
+  });
+
+  it('an invalid pattern, or a flag JavaScript lacks, is a BadArgumentError naming the pattern', () => {
+    expect(() => list().re('(')).toThrow(BadArgumentError);
+    expect(() => list().re('(')).toThrow(/^re\(\) needs the pattern as a regular expression, got "\(": Invalid regular expression/);
+    expect(() => list().re('(?x)a b')).toThrow('re() needs the pattern as a regular expression, got "(?x)a b": the inline flag (?x) has no JavaScript counterpart');
+  });
+});

@@ -1,4 +1,5 @@
 import { NAMED_ENTITIES } from '../dom/html-rules.generated.js';
+import { BadArgumentError } from './bad-argument-error.js';
 
 /**
  * parsel's `re()`: a named group `extract` gives that group of the first
@@ -9,15 +10,39 @@ import { NAMED_ENTITIES } from '../dom/html-rules.generated.js';
 
 const cache = new Map<string, RegExp>();
 
-/** A pattern string is read as Python's `re` reads it; `(?P<name>…)` is accepted. */
-export function toGlobalRegExp(regex: RegExp | string): RegExp {
+/** Python's inline flags at the start of a pattern (`(?i)`, `(?is)` …) that JavaScript has as flags. */
+const LEADING_FLAGS = /^\(\?([aiLmsux]+)\)/;
+const JS_FLAGS: Readonly<Record<string, string>> = { i: 'i', m: 'm', s: 's', u: '', a: '' };
+
+/**
+ * A pattern string is read as Python's `re` reads it: `(?P<name>…)`,
+ * `(?P=name)` and leading inline flags `(?i)`, `(?m)`, `(?s)` are accepted.
+ * A pattern neither reads (`(`, or `(?x)`, which JavaScript lacks) is a
+ * BadArgumentError naming it, as parsel raises re.error.
+ */
+export function toGlobalRegExp(regex: RegExp | string, method = 're()'): RegExp {
   if (typeof regex !== 'string') {
     return regex.global ? new RegExp(regex.source, regex.flags) : new RegExp(regex.source, regex.flags + 'g');
   }
   let compiled = cache.get(regex);
   if (compiled === undefined) {
-    const source = regex.replace(/\(\?P<(\w+)>/g, '(?<$1>').replace(/\(\?P=(\w+)\)/g, '\\k<$1>');
-    compiled = new RegExp(source, 'g');
+    let flags = 'g';
+    let body = regex;
+    const inline = LEADING_FLAGS.exec(regex);
+    if (inline !== null) {
+      for (const flag of inline[1]!) {
+        const js = JS_FLAGS[flag];
+        if (js === undefined) throw new BadArgumentError(method, 'the pattern', 'a regular expression', regex, `${JSON.stringify(regex)}: the inline flag (?${flag}) has no JavaScript counterpart`);
+        if (!flags.includes(js)) flags += js;
+      }
+      body = regex.slice(inline[0].length);
+    }
+    const source = body.replace(/\(\?P<(\w+)>/g, '(?<$1>').replace(/\(\?P=(\w+)\)/g, '\\k<$1>');
+    try {
+      compiled = new RegExp(source, flags);
+    } catch (error) {
+      throw new BadArgumentError(method, 'the pattern', 'a regular expression', regex, `${JSON.stringify(regex)}: ${(error as Error).message}`);
+    }
     if (cache.size > 500) cache.clear();
     cache.set(regex, compiled);
   }
