@@ -22,6 +22,7 @@ import { depsOf, type CallSite, type FunctionDef } from './functions.js';
 import { pythonFloatRepr } from './number-format.js';
 import { compileTemplate, PythonRegexError, translatePythonRegex } from './python-regex.js';
 import { toStringValue } from './values.js';
+import { toLinear, type LinearRegex } from './linear-regex.js';
 
 export const EXSLT_REGEXP_NS = 'http://exslt.org/regular-expressions';
 
@@ -30,6 +31,8 @@ interface CompiledRegex {
   readonly global: RegExp;
   readonly groupCount: number;
   readonly groupNames: readonly string[];
+  /** RE2 (linear time) when it runs this pattern exactly; null: the RegExps above. */
+  readonly linear: LinearRegex | null;
 }
 
 const cache = new Map<string, CompiledRegex>();
@@ -45,7 +48,7 @@ function compileRegex(pattern: string, ignoreCase: boolean, site: CallSite): Com
     const flags = ignoreCase && !t.flags.includes('i') ? t.flags + 'i' : t.flags;
     const once = new RegExp(t.source, flags);
     const groupCount = new RegExp(`${t.source}|`, flags).exec('')!.length - 1;
-    compiled = { once, global: new RegExp(t.source, flags + 'g'), groupCount, groupNames: t.groupNames };
+    compiled = { once, global: new RegExp(t.source, flags + 'g'), groupCount, groupNames: t.groupNames, linear: toLinear(t.source, flags) };
   } catch (err) {
     const detail = err instanceof PythonRegexError ? err.message : (err as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /, '');
     return site.fail(`${site.name}() got an invalid regular expression ${JSON.stringify(pattern)}: ${detail}`);
@@ -127,15 +130,21 @@ function matchDocument(values: readonly string[]): DomNode[] {
   return out;
 }
 
+/** Python's re.search: RE2 when it runs the pattern, RegExp otherwise. */
+function testRegex(re: CompiledRegex, s: string): boolean {
+  return re.linear !== null ? re.linear.test(s) : re.once.test(s);
+}
+
 function matchValues(re: CompiledRegex, s: string, global: boolean): string[] {
+  const linear = re.linear !== null && re.linear.exactFor(s) ? re.linear : null;
   if (!global) {
-    const m = re.once.exec(s);
+    const m = linear !== null ? linear.exec(s) : re.once.exec(s);
     if (m === null) return [];
     return Array.from(m, (g) => g ?? '');
   }
   const values: string[] = [];
-  for (const m of s.matchAll(re.global)) {
-    if (re.groupCount === 0) values.push(m[0]);
+  for (const m of linear !== null ? linear.all(s, re.global) : s.matchAll(re.global)) {
+    if (re.groupCount === 0) values.push(m[0] ?? '');
     else if (re.groupCount === 1) values.push(m[1] ?? '');
     else values.push(m.slice(1).map((g) => g ?? '').join(''));
   }
@@ -152,7 +161,7 @@ export const EXSLT_REGEXP_FUNCTIONS: ReadonlyMap<string, FunctionDef> = new Map<
     def(2, 3, (args, site) => {
       const str = pythonString(args[0]!);
       const regex = regexFor(args[1]!, args[2], site);
-      return booleanCode((n, p, s, rt) => regex(n, p, s, rt).once.test(str(n, p, s, rt)), depsOf(args));
+      return booleanCode((n, p, s, rt) => testRegex(regex(n, p, s, rt), str(n, p, s, rt)), depsOf(args));
     }),
   ],
   [
@@ -187,8 +196,20 @@ export const EXSLT_REGEXP_FUNCTIONS: ReadonlyMap<string, FunctionDef> = new Map<
         } catch (err) {
           return site.fail(`re:replace() got an invalid replacement: ${(err as Error).message}`);
         }
-        const target = flags(n, p, s, rt).includes('g') ? re.global : re.once;
-        return str(n, p, s, rt).replace(target, (...m: unknown[]) => {
+        const global = flags(n, p, s, rt).includes('g');
+        const subject = str(n, p, s, rt);
+        if (re.linear !== null && re.linear.exactFor(subject)) {
+          const matches = global ? re.linear.all(subject, re.global) : [re.linear.exec(subject)].filter((m) => m !== null);
+          let out = '';
+          let last = 0;
+          for (const m of matches) {
+            out += subject.slice(last, m.index) + build(m.slice(0, re.groupCount + 1) as string[], m.groups);
+            last = m.index + m[0]!.length;
+          }
+          return out + subject.slice(last);
+        }
+        const target = global ? re.global : re.once;
+        return subject.replace(target, (...m: unknown[]) => {
           const last = m[m.length - 1];
           const groups = typeof last === 'object' && last !== null ? (last as Record<string, string | undefined>) : undefined;
           return build(m.slice(0, re.groupCount + 1) as string[], groups);
