@@ -6,6 +6,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { DomNode } from '../../src/dom/node.js';
 import { evaluateXPath } from '../../src/xpath/index.js';
+import { Selector } from '../../src/selector/index.js';
 import { onDocument, run, type Described } from './helpers/run.js';
 import { parseXml, rootElement } from './helpers/tiny-xml.js';
 
@@ -174,5 +175,15 @@ describe('nested queries evaluate relative to the node a previous query selected
     first.length = 0;
     expect(evaluateXPath('count(//p)', root)).toBe(6);
     expect((evaluateXPath('//p', root) as unknown[]).length).toBe(6);
+  });
+});
+
+describe('existence through a reverse axis (boolean(), not(), predicates)', () => {
+  it('tries every ancestor, not only the nearest: parsel is true where the count is 1', () => {
+    const doc = new Selector({ text: '<html><head><title>t</title></head><body><p>x</p></body></html>' });
+    expect(doc.xpath('boolean(//p/ancestor::*/descendant::title)').get()).toBe('1');
+    expect(doc.xpath('//p[ancestor::*/descendant::title]/text()').getall()).toEqual(['x']);
+    const preceding = new Selector({ text: '<div><p></p></div><b></b>' });
+    expect(preceding.xpath('boolean(//b/preceding::*/descendant::p)').get()).toBe('1');
   });
 });

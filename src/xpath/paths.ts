@@ -293,7 +293,10 @@ function singleStartPath(start: (n: DomNode) => DomNode, steps: StepCode[]): Cod
     if (i === last) return step.exists(node, rt);
     const buf: DomNode[] = [];
     step.run(node, rt, buf);
-    const skipNested = steps[i + 1]!.coversDescendants;
+    // Skipping nodes nested in one already searched holds only when the step gives ancestors before
+    // their descendants: a reverse axis (ancestor::, preceding::) gives the nearest first, and
+    // skipping there lost the outer ancestor's other descendants (boolean(//p/ancestor::*/descendant::title)).
+    const skipNested = !step.reverse && steps[i + 1]!.coversDescendants;
     let end = -1;
     let found = false;
     for (let j = 0; j < buf.length; j++) {
