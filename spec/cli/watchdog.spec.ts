@@ -1,7 +1,7 @@
 /**
  * The Watchdog extension through the real binary: a callback that runs a
- * catastrophically backtracking regular expression (`re:test` with
- * `(a+)+$` on 35 `a`s and a `b`: hours of backtracking) blocks the event
+ * catastrophically backtracking regular expression (a RegExp `(a+)+$` on
+ * 35 `a`s and a `b`: minutes of backtracking) blocks the event
  * loop; the watchdog names it, ends the process when CLOSESPIDER_TIMEOUT
  * has passed, and forces a second SIGINT. A local server on 127.0.0.1.
  */
@@ -35,7 +35,8 @@ export class BlockingSpider extends Spider {
       const until = Date.now() + 1500;
       while (Date.now() < until);
     }
-    yield { url: response.url, matched: response.xpath('//p[re:test(text(), "(a+)+$")]').getall().length };
+    // A JavaScript RegExp: re:test() runs this pattern on RE2 (linear time, docs/selectors.md), RegExp backtracks.
+    yield { url: response.url, matched: /(a+)+$/.test(response.css('p::text').get() ?? '') ? 1 : 0 };
   }
 }
 `;
@@ -55,6 +56,13 @@ beforeAll(async () => {
   });
   dir = mkdtempSync(join(tmpdir(), 'seine-watchdog-'));
   writeFileSync(join(dir, 'blocking.ts'), SPIDER.replaceAll('http://127.0.0.1:8000', site.url('').replace(/\/$/, '')));
+  writeFileSync(
+    join(dir, 'exslt.ts'),
+    SPIDER.replaceAll('http://127.0.0.1:8000', site.url('').replace(/\/$/, '')).replace(
+      "/(a+)+$/.test(response.css('p::text').get() ?? '') ? 1 : 0",
+      'response.xpath(\'//p[re:test(text(), "(a+)+$")]\').getall().length',
+    ),
+  );
   writeFileSync(join(dir, 'busy.ts'), SPIDER.replaceAll('http://127.0.0.1:8000', site.url('').replace(/\/$/, '')).replace('/start/', '/start-busy/'));
 }, 120_000);
 
@@ -131,5 +139,12 @@ describe('a callback that blocks the event loop', () => {
     expect(result.stderr).toMatch(/'watchdog\/blocked_max_seconds': 1\.\d[,}]/);
     expect(result.stderr).toContain('Spider closed (finished)');
     expect(result.stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as unknown)).toEqual([{ link: '/busy/' }, { url, matched: 0 }]);
+  }, 60_000);
+
+  it('re:test with the same pattern runs on RE2 and does not block: the crawl finishes with no watchdog line', async () => {
+    const result = await runSeine(['runspider', 'exslt.ts', '-o', '-', '-s', 'WATCHDOG_WARNING_SECONDS=0.5', '-s', 'TELNETCONSOLE_ENABLED=false'], dir);
+    expect(result.status).toBe(0);
+    expect(result.stderr).not.toContain('seine.extensions.watchdog');
+    expect(result.stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as unknown)).toEqual([{ link: '/regex/' }, { url: site.url('/regex/'), matched: 0 }]);
   }, 60_000);
 });
