@@ -1,4 +1,5 @@
 import type { Request } from '../http/request.js';
+import { FingerprintSet } from './fingerprint-set.js';
 
 /** Decides whether a request was seen before (Scrapy's DUPEFILTER_CLASS contract). */
 export interface DupeFilter {
@@ -16,18 +17,17 @@ export type Fingerprint = (request: Request) => string;
 /**
  * Scrapy's RFPDupeFilter in memory: a set of fingerprints. The fingerprint
  * function is given, so the filter does not depend on how fingerprints are
- * computed (src/http/fingerprint.ts, or a user's own).
+ * computed (src/http/fingerprint.ts, or a user's own). The set keeps a
+ * hex fingerprint as its 20 bytes (src/scheduler/fingerprint-set.ts).
  */
 export class FingerprintDupeFilter implements DupeFilter {
-  readonly #fingerprints = new Set<string>();
+  readonly #fingerprints = new FingerprintSet();
 
   constructor(readonly fingerprint: Fingerprint) {}
 
   seen(request: Request): boolean {
-    const before = this.#fingerprints.size;
     // One hash lookup instead of has() + add(): most candidate links of a crawl are duplicates.
-    this.#fingerprints.add(this.fingerprint(request));
-    return this.#fingerprints.size === before;
+    return !this.#fingerprints.add(this.fingerprint(request));
   }
 
   /** How many distinct requests were seen. */

@@ -3,6 +3,7 @@ import { makePrivateDirSync, openPrivateFileSync } from '../private-files.js';
 import { join } from 'node:path';
 import type { Request } from '../http/request.js';
 import type { DupeFilter, Fingerprint } from './dupe-filter.js';
+import { FingerprintSet } from './fingerprint-set.js';
 import { JobdirError } from './jobdir-errors.js';
 
 export const SEEN_FILE = 'requests.seen';
@@ -17,7 +18,7 @@ export const SEEN_FILE = 'requests.seen';
  * never a fingerprint whose request is lost.
  */
 export class JobdirDupeFilter implements DupeFilter {
-  readonly #fingerprints = new Set<string>();
+  readonly #fingerprints = new FingerprintSet();
   readonly #file: string;
   readonly #unwritten: string[] = [];
   #fd: number | null;
@@ -41,8 +42,7 @@ export class JobdirDupeFilter implements DupeFilter {
 
   seen(request: Request): boolean {
     const fingerprint = this.fingerprint(request);
-    if (this.#fingerprints.has(fingerprint)) return true;
-    this.#fingerprints.add(fingerprint);
+    if (!this.#fingerprints.add(fingerprint)) return true;
     this.#unwritten.push(fingerprint);
     return false;
   }
