@@ -5,7 +5,7 @@ import { Spider, crawl, type Response } from '../../src/index.js';
 import { startSite, type TestSite } from '../helpers/site-server.js';
 
 let site: TestSite;
-let release: () => void = () => {};
+let release: (() => void) | null = null;
 beforeAll(async () => {
   site = await startSite({
     '/slow': (_req, res) => {
@@ -56,6 +56,8 @@ describe('the telnet console inside a running crawl', () => {
     at = await telnet.waitFor('Password: ', at);
     telnet.socket.write(`${password}\r\n`);
     at = await telnet.waitFor('>', at);
+    // The telnet console listens before the last extensions open and the flow starts: wait until /slow is downloading.
+    while (release === null && Date.now() < deadline + 3000) await new Promise((r) => setTimeout(r, 20));
     telnet.socket.write('est()\r\n');
     at = await telnet.waitFor('engine.isIdle()', at);
     const status = telnet.text();
@@ -64,7 +66,7 @@ describe('the telnet console inside a running crawl', () => {
     expect(status).toMatch(/engine\.spider\.name\s*:\s*slow/);
     telnet.socket.destroy();
 
-    release();
+    release!();
     await finished;
     expect(run.stats?.get('item_scraped_count')).toBe(1);
   });

@@ -6,9 +6,11 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
 
 jest.unstable_mockModule('tsx/esm/api', () => ({ register: () => () => {} }));
-jest.unstable_mockModule('node:module', () => ({ register: () => {} }));
+// Only the loader hook is stubbed; createRequire stays real (the XPath regex engine loads re2-wasm with it).
+jest.unstable_mockModule('node:module', () => ({ register: () => {}, createRequire }));
 const { findProject } = await import('../../src/project/find-project.js');
 const { loadProjectSettings } = await import('../../src/project/project-settings.js');
 

@@ -4,9 +4,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 
 jest.unstable_mockModule('tsx/esm/api', () => ({ register: () => () => {} }));
-jest.unstable_mockModule('node:module', () => ({ register: () => {} }));
+// Only the loader hook is stubbed; createRequire stays real (the XPath regex engine loads re2-wasm with it).
+jest.unstable_mockModule('node:module', () => ({ register: () => {}, createRequire }));
 const { SpiderLoader } = await import('../../src/project/spider-loader.js');
 const { DuplicateSpiderError, ProjectConfigError, SpiderNotFoundError } = await import('../../src/project/project-errors.js');
 
