@@ -185,11 +185,16 @@ export class DiskPriorityQueue implements RequestQueue {
   #add(entry: Entry): void {
     const id = this.#nextId++;
     this.#pending.set(id, entry);
-    let ids = this.#ids.get(entry.priority);
+    this.#index(id, entry.priority);
+  }
+
+  /** Files a pending id under its priority. */
+  #index(id: number, priority: number): void {
+    let ids = this.#ids.get(priority);
     if (ids === undefined) {
       ids = [];
-      this.#ids.set(entry.priority, ids);
-      this.#priorities.push(entry.priority);
+      this.#ids.set(priority, ids);
+      this.#priorities.push(priority);
       this.#priorities.sort((a, b) => b - a);
     }
     ids.push(id);
@@ -257,14 +262,7 @@ export class DiskPriorityQueue implements RequestQueue {
   #compact(): void {
     for (const [id, entry] of this.#inFlight) {
       this.#pending.set(id, entry);
-      let ids = this.#ids.get(entry.priority);
-      if (ids === undefined) {
-        ids = [];
-        this.#ids.set(entry.priority, ids);
-        this.#priorities.push(entry.priority);
-        this.#priorities.sort((a, b) => b - a);
-      }
-      ids.push(id);
+      this.#index(id, entry.priority);
     }
     this.#inFlight.clear();
     const pending = [...this.#pending].sort(([a], [b]) => a - b);
