@@ -219,9 +219,7 @@ export class CrawlerImpl implements Crawler {
     const journaled = scheduler.journaled === true;
     let feeds: FeedExporter | null = null;
     if (journaled) {
-      const recorded = (scheduler as { trackFeeds?(sizes: () => Readonly<Record<string, number>>): Readonly<Record<string, number>> | null }).trackFeeds?.(
-        () => feeds?.fileSizes() ?? {},
-      );
+      const recorded = scheduler.trackFeeds?.(() => feeds?.fileSizes() ?? {});
       if (recorded != null) {
         for (const path of FeedExporter.truncateFeedFiles({ ...recorded })) {
           this.logBus.getLogger('seine.extensions.feedexport').warning(`Removed from ${path} the items of requests the previous run did not finish (they are crawled again): cut back to ${recorded[path]} bytes`);
@@ -269,14 +267,8 @@ export class CrawlerImpl implements Crawler {
         startOffset: scheduler.startOffset ?? 0,
         onStartOutput: (count) => scheduler.recordStart?.(count),
       }).pipe(
-        tap((scraped) => {
-          try {
-            exporter.exportItem(scraped.item);
-          } catch (error) {
-            // A feed that fails on one item must not stop the crawl or the other feeds.
-            this.logBus.getLogger('seine.extensions.feedexport').error(`Error exporting an item: ${messageOf(error)}`);
-          }
-        }),
+        // exportItem never throws: a feed that fails on an item logs it, and the other feeds still get it.
+        tap((scraped) => exporter.exportItem(scraped.item)),
       );
       try {
         await lastValueFrom(flow, { defaultValue: null });

@@ -154,33 +154,27 @@ export class FeedExporter {
    */
   exportItem(item: unknown): void {
     if (this.#closed) return;
-    const slots: FeedSlot[] = [];
-    for (const slot of this.#slots) {
+    // In place: the list changes only when a batch is full, not once per item.
+    for (let i = 0; i < this.#slots.length; i++) {
+      const slot = this.#slots[i]!;
       try {
-        if (!slot.feed.accepts(item)) {
-          slots.push(slot);
-          continue;
-        }
+        if (!slot.feed.accepts(item)) continue;
         slot.exportItem(item);
       } catch (error) {
         this.options.logger.error(`Error exporting an item to the ${slot.feed.format} feed ${slot.uri}: ${reasonOf(error)}`);
-        slots.push(slot);
         continue;
       }
-      if (slot.feed.batchItemCount <= 0 || slot.itemCount < slot.feed.batchItemCount) {
-        slots.push(slot);
-        continue;
-      }
+      if (slot.feed.batchItemCount <= 0 || slot.itemCount < slot.feed.batchItemCount) continue;
       this.#closeSlot(slot);
       try {
-        slots.push(this.#openSlot(slot.feed, slot.batchId + 1));
+        this.#slots[i] = this.#openSlot(slot.feed, slot.batchId + 1);
       } catch (error) {
         this.options.logger.error(
           `Error opening batch ${slot.batchId + 1} of the ${slot.feed.format} feed ${slot.feed.uri}: ${reasonOf(error)}; the feed gets no more items`,
         );
+        this.#slots.splice(i--, 1);
       }
     }
-    this.#slots = slots;
   }
 
   /** Finishes and stores every feed, each on its own: one that fails is logged and the others still stored. Never throws; later calls do nothing. */
