@@ -34,6 +34,11 @@ export interface EngineScheduler {
   readonly startOffset?: number;
   /** The first `count` outputs of start() are recorded. */
   recordStart?(count: number): void;
+  /**
+   * Registers how to read the append-mode feed files' sizes (recorded with
+   * each acknowledgement); returns the sizes the previous run recorded last.
+   */
+  trackFeeds?(sizes: () => Readonly<Record<string, number>>): Readonly<Record<string, number>> | null;
 }
 
 /** Download slots as the engine drives them (src/throttle implements them). */

@@ -69,14 +69,14 @@ export function engineFlow(state: EngineState, start: AsyncIterable<SpiderOutput
       .subscribe({ next: route, error: fail });
     const itemsOut = items$.pipe(itemPipeline(state, options.itemConcurrency)).subscribe({
       next: (item) => {
-        if (state.commitPerTicket) item.ticket.items.push(item);
+        if (state.commitPerTicket) (item.ticket.items ??= []).push(item);
         else subscriber.next(item);
       },
       error: fail,
     });
     const committed = state.commitPerTicket
       ? state.tickets.closed$.subscribe((ticket) => {
-          for (const item of ticket.items as ScrapedItem[]) subscriber.next(item);
+          for (const item of (ticket.items ?? []) as ScrapedItem[]) subscriber.next(item);
         })
       : null;
 

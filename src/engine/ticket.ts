@@ -26,8 +26,8 @@ export class Ticket {
   holds = 0;
   /** How the work itself ended, once it has; the ticket closes when its holds are released too. */
   outcome: TicketOutcome | null = null;
-  /** Items buffered until the ticket closes (only when the book commits items per ticket: JOBDIR). */
-  readonly items: unknown[] = [];
+  /** Items buffered until the ticket closes (only when the engine commits items per ticket: JOBDIR); null otherwise. */
+  items: unknown[] | null = null;
   /** Called once the ticket has closed and been acknowledged (the start records its progress here). */
   afterClose: (() => void) | null = null;
 

@@ -154,13 +154,9 @@ export function openStorage(uri: string, options: OpenStorageOptions): FeedStora
   } catch (error) {
     throw new FeedError(uri, (error as Error).message);
   }
-  let finalSize = 0;
+  // Counted, not stat'ed: with JOBDIR, size() is read at every request's acknowledgement.
+  let size = fstatSync(fd).size;
   const release = (): void => {
-    try {
-      finalSize = fstatSync(fd).size;
-    } catch {
-      // keep the last size known
-    }
     const closing = fd;
     fd = -1;
     closeSync(closing);
@@ -168,8 +164,11 @@ export function openStorage(uri: string, options: OpenStorageOptions): FeedStora
   return {
     kind: 'FileFeedStorage',
     appendPath: options.overwrite ? undefined : resolve(path),
-    write: (bytes) => writeAll(fd, bytes, uri),
-    size: () => (fd < 0 ? finalSize : fstatSync(fd).size),
+    write: (bytes) => {
+      writeAll(fd, bytes, uri);
+      size += bytes.length;
+    },
+    size: () => size,
     close: () => {
       if (fd < 0) return;
       let unlinked = false;

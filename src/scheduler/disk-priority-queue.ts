@@ -146,8 +146,10 @@ export class DiskPriorityQueue implements RequestQueue {
   acknowledge(request: Request, feeds: Readonly<Record<string, number>> | null = null): void {
     const id = this.#idOf.get(request);
     if (id === undefined || !this.#inFlight.delete(id)) return;
-    this.#write(`{"done":${id}${feeds === null ? '' : `,"feeds":${JSON.stringify(feeds)}`}}\n`);
-    if (feeds !== null) {
+    // Most requests write no item: their line need not repeat the sizes (replay keeps the last ones written).
+    const changed = feeds !== null && !sameSizes(feeds, this.#lastFeeds);
+    this.#write(`{"done":${id}${changed ? `,"feeds":${JSON.stringify(feeds)}` : ''}}\n`);
+    if (changed) {
       this.#lastFeeds = feeds;
       this.#progressLine = progressLine({ start: this.#startDone, feeds });
     }
@@ -280,6 +282,12 @@ export class DiskPriorityQueue implements RequestQueue {
     writePrivateFileSync(temporary, lines);
     renameSync(temporary, this.#file);
   }
+}
+
+function sameSizes(a: Readonly<Record<string, number>>, b: Readonly<Record<string, number>> | null): boolean {
+  if (b === null) return false;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
 }
 
 function entryLine(id: number, entry: Entry): string {

@@ -7,6 +7,8 @@ export interface DupeFilter {
   seen(request: Request): boolean;
   /** Persists what `seen` recorded since the last call (the scheduler calls it once the request is queued). */
   flush?(): void;
+  /** Records fingerprints as seen (those of the requests a JOBDIR journal still holds). */
+  restore?(fingerprints: Iterable<string>): void;
   /** Releases what the filter holds (a file, a connection) when the crawl closes. */
   close?(reason: string): void | Promise<void>;
 }

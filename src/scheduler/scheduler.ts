@@ -87,9 +87,7 @@ export class Scheduler {
     this.#enqueuedDiskKind = `scheduler/enqueued/${diskKind}`;
     this.#dequeuedDiskKind = `scheduler/dequeued/${diskKind}`;
     this.#schedulerLogger = options.schedulerLogger ?? getLogger(SCHEDULER_LOGGER);
-    if (this.diskQueue !== null && this.dupeFilter !== null && 'restore' in this.dupeFilter) {
-      (this.dupeFilter as { restore(fps: Iterable<string>): void }).restore(this.diskQueue.fingerprints());
-    }
+    if (this.diskQueue !== null) this.dupeFilter?.restore?.(this.diskQueue.fingerprints());
   }
 
   /**
