@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { DOWNLOAD_LATENCY, measuredFetch } from '../../src/engine/downloader-chain.js';
+import { measuredFetch } from '../../src/engine/downloader-chain.js';
+import { DOWNLOAD_LATENCY } from '../../src/http/request-meta.js';
 import { Request } from '../../src/http/request.js';
 import { Response } from '../../src/http/response.js';
 

@@ -11,8 +11,6 @@ export type DownloadOutcome =
 
 import { DOWNLOAD_LATENCY } from '../http/request-meta.js';
 
-export { DOWNLOAD_LATENCY };
-
 /**
  * The fetch as Scrapy's downloader runs its download handler: a response
  * that came from the network gets `meta.download_latency` (seconds from the

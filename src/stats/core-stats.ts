@@ -4,7 +4,16 @@
  * that one).
  */
 import type { StatsCollector } from '../contracts/crawler.js';
-import type { CrawlEvent } from '../contracts/events.js';
+import type { CrawlEvent, DropReason } from '../contracts/events.js';
+
+const DROPPED_KEYS: Readonly<Record<DropReason, string>> = {
+  duplicate: 'request_dropped/duplicate',
+  offsite: 'request_dropped/offsite',
+  robots: 'request_dropped/robots',
+  closing: 'request_dropped/closing',
+  ignored: 'request_dropped/ignored',
+  error: 'request_dropped/error',
+};
 
 /** The class name Python would print for an exception (`exception.__class__.__name__`). */
 export function errorClassName(error: Error): string {
@@ -48,7 +57,8 @@ export function applyEvent(stats: StatsCollector, event: CrawlEvent, clock: () =
       stats.inc(`engine_errors/${event.stage}`);
       break;
     case 'request_dropped':
-      stats.inc(`request_dropped/${event.reason}`);
+      // Most links a crawl finds are duplicates: the key is not built per drop.
+      stats.inc(DROPPED_KEYS[event.reason]);
       break;
     default:
       break;

@@ -23,7 +23,8 @@ function parse(url: string): URL | null {
   }
 }
 
-function schemeOf(url: string): string {
+/** A URL's scheme, lower-cased and without its colon; '' when it has none. */
+export function schemeOf(url: string): string {
   return /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(url)?.[1]?.toLowerCase() ?? '';
 }
 
