@@ -761,3 +761,14 @@ describe('engine status and live reference reports', () => {
     );
   });
 });
+
+describe('login limits from settings', () => {
+  it('refuses TELNETCONSOLE_LOGIN_ATTEMPTS below 1 and a negative TELNETCONSOLE_LOGIN_TIMEOUT, naming the value', () => {
+    expect(() => TelnetConsole.fromCrawler(fakeCrawler({ TELNETCONSOLE_LOGIN_ATTEMPTS: 0 }))).toThrow(
+      'Setting TELNETCONSOLE_LOGIN_ATTEMPTS must be at least 1, got 0 (from the project\'s settings): it is how many logins one connection may try, and 0 would refuse every login',
+    );
+    expect(() => TelnetConsole.fromCrawler(fakeCrawler({ TELNETCONSOLE_LOGIN_TIMEOUT: -5 }))).toThrow(
+      "Setting TELNETCONSOLE_LOGIN_TIMEOUT must be at least 0, got -5 (from the project's settings): use 0 for no limit",
+    );
+  });
+});

@@ -19,6 +19,7 @@ import { CONSOLE_BANNER, consoleHelpers } from './telnet/console-vars.js';
 import type { EngineStatusRow, LiveRefCount } from './telnet/engine-status.js';
 import { assertLoopbackHost, listenOnRange, portsToTry } from './telnet/listen.js';
 import { TelnetSession } from './telnet/session.js';
+import { settingAtLeast } from '../throttle/setting-range.js';
 
 export { TelnetHostError, TelnetPortError } from './telnet/errors.js';
 export type { EngineStatusRow, EngineStatusValue, LiveRefCount } from './telnet/engine-status.js';
@@ -142,8 +143,10 @@ export class TelnetConsole implements Extension {
       portRange: settings.get('TELNETCONSOLE_PORT'),
       username: settings.get('TELNETCONSOLE_USERNAME'),
       password: settings.get('TELNETCONSOLE_PASSWORD'),
-      loginAttempts: settings.get('TELNETCONSOLE_LOGIN_ATTEMPTS'),
-      loginTimeout: settings.get('TELNETCONSOLE_LOGIN_TIMEOUT'),
+      // A bad value is reported, as every other extension's: it was clamped without a word.
+      loginAttempts: settingAtLeast(settings, 'TELNETCONSOLE_LOGIN_ATTEMPTS', settings.getInt('TELNETCONSOLE_LOGIN_ATTEMPTS'), 1,
+        'it is how many logins one connection may try, and 0 would refuse every login'),
+      loginTimeout: settingAtLeast(settings, 'TELNETCONSOLE_LOGIN_TIMEOUT', settings.getFloat('TELNETCONSOLE_LOGIN_TIMEOUT'), 0, 'use 0 for no limit'),
       logger: crawler.logBus.getLogger(TELNET_LOGGER),
       context: () => ({
         crawler,
