@@ -20,7 +20,7 @@ const JS_FLAGS: Readonly<Record<string, string>> = { i: 'i', m: 'm', s: 's', u: 
  * A pattern neither reads (`(`, or `(?x)`, which JavaScript lacks) is a
  * BadArgumentError naming it, as parsel raises re.error.
  */
-export function toGlobalRegExp(regex: RegExp | string, method = 're()'): RegExp {
+export function toGlobalRegExp(regex: RegExp | string): RegExp {
   if (typeof regex !== 'string') {
     return regex.global ? new RegExp(regex.source, regex.flags) : new RegExp(regex.source, regex.flags + 'g');
   }
@@ -32,7 +32,7 @@ export function toGlobalRegExp(regex: RegExp | string, method = 're()'): RegExp 
     if (inline !== null) {
       for (const flag of inline[1]!) {
         const js = JS_FLAGS[flag];
-        if (js === undefined) throw new BadArgumentError(method, 'the pattern', 'a regular expression', regex, `${JSON.stringify(regex)}: the inline flag (?${flag}) has no JavaScript counterpart`);
+        if (js === undefined) throw new BadArgumentError('re()', 'the pattern', 'a regular expression', regex, `${JSON.stringify(regex)}: the inline flag (?${flag}) has no JavaScript counterpart`);
         if (!flags.includes(js)) flags += js;
       }
       body = regex.slice(inline[0].length);
@@ -41,7 +41,7 @@ export function toGlobalRegExp(regex: RegExp | string, method = 're()'): RegExp 
     try {
       compiled = new RegExp(source, flags);
     } catch (error) {
-      throw new BadArgumentError(method, 'the pattern', 'a regular expression', regex, `${JSON.stringify(regex)}: ${(error as Error).message}`);
+      throw new BadArgumentError('re()', 'the pattern', 'a regular expression', regex, `${JSON.stringify(regex)}: ${(error as Error).message}`);
     }
     if (cache.size > 500) cache.clear();
     cache.set(regex, compiled);

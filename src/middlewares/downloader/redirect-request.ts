@@ -86,7 +86,7 @@ export function buildRedirectRequest(source: Request, url: string, useGet: boole
  * dontFilter the duplicate filter would drop it without a word (Scrapy 2.8:
  * `Filtered duplicate request` at DEBUG), so it throws IgnoreRequest here;
  * a dontFilter request is followed, and REDIRECT_MAX_TIMES ends it.
- * RedirectMiddleware calls it; MetaRefreshMiddleware does not yet.
+ * RedirectMiddleware and MetaRefreshMiddleware call it.
  */
 export function checkRedirectLoop(redirected: Request, source: Request, policy: RedirectPolicy, logger: Logger, spider: Spider): void {
   const loop = redirectLoop(redirected, source);
