@@ -3,6 +3,7 @@
 # only when it is missing, with one line of output per package:
 #   chromium        spec/shell/view-in-chromium.spec.ts opens view()'s file in it
 #   python3-scrapy  Scrapy 2.8, the oracle some tests and benchmarks compare with
+#   redis-server    the shared frontier's tests start one on a free loopback port
 # `npm test` runs this first (the "pretest" script). It always exits 0: a
 # package it cannot install makes the test that needs it fail with a message
 # that says so, and the other tests still run.
@@ -10,10 +11,12 @@ set -u
 
 have_chromium() { command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ]; }
 have_scrapy() { [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import scrapy' >/dev/null 2>&1; }
+have_redis() { command -v redis-server >/dev/null 2>&1 || [ -x /usr/bin/redis-server ]; }
 
 missing=()
 have_chromium && echo "chromium: already present" || missing+=(chromium)
 have_scrapy && echo "python3-scrapy: already present" || missing+=(python3-scrapy)
+have_redis && echo "redis-server: already present" || missing+=(redis-server)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if ! command -v apt-get >/dev/null 2>&1; then
@@ -22,6 +25,7 @@ if ! command -v apt-get >/dev/null 2>&1; then
     case $package in
       chromium) wanted+=("Chromium as 'chromium' on PATH") ;;
       python3-scrapy) wanted+=("Scrapy 2.8 for /usr/bin/python3") ;;
+      redis-server) wanted+=("redis-server (Redis 6.2 or later) on PATH") ;;
     esac
   done
   echo "install-test-deps: apt-get not found; install by hand: $(IFS=,; echo "${wanted[*]}" | sed 's/,/, /g')"
@@ -47,7 +51,7 @@ for package in "${missing[@]}"; do
     updated=yes
     "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq >"$log" 2>&1 && apt_install "$package"
   fi
-  if { [ "$package" = chromium ] && have_chromium; } || { [ "$package" = python3-scrapy ] && have_scrapy; }; then
+  if { [ "$package" = chromium ] && have_chromium; } || { [ "$package" = python3-scrapy ] && have_scrapy; } || { [ "$package" = redis-server ] && have_redis; }; then
     echo "$package: installed"
   else
     reason=$(grep -E '^(E|W):' "$log" | tail -n 1)

@@ -5,6 +5,7 @@ import { createGotFetch, gotFetchOptionsFromSettings } from '../download/fetch-g
 import type { WarnSizeStage } from '../download/fetch-contract.js';
 import { MemoryStatsCollector } from '../stats/index.js';
 import { Scheduler } from '../scheduler/index.js';
+import { RedisScheduler, usesRedisScheduler } from '../frontier/index.js';
 import { DownloadSlots } from '../throttle/index.js';
 import { DOWNLOADER_MIDDLEWARES_BASE } from '../middlewares/downloader/index.js';
 import { SPIDER_MIDDLEWARES_BASE } from '../middlewares/spider/index.js';
@@ -62,6 +63,12 @@ export const CRAWL_DEFAULTS: CrawlDefaults = {
   },
   createScheduler(crawler) {
     const slots = slotsOf.get(crawler);
+    if (usesRedisScheduler(crawler.settings)) {
+      return RedisScheduler.fromCrawler(crawler, {
+        fingerprint: (r) => fingerprint(r),
+        ...(slots === undefined ? {} : { slotKey: (r: Request) => slots.slotKey(r), slotDelayMs: (key: string) => slots.slot(key)?.delayMs }),
+      });
+    }
     return Scheduler.fromCrawler(crawler, slots === undefined ? { fingerprint: (r) => fingerprint(r) } : { fingerprint: (r) => fingerprint(r), slots });
   },
   startOf: startThrough,

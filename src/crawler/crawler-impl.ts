@@ -249,7 +249,13 @@ export class CrawlerImpl implements Crawler {
 
     const opened: Array<{ closeSpider?(spider: Spider, reason: string): unknown }> = [];
     let failure: CrawlFailedError | null = null;
-    for (const component of components) {
+    try {
+      // A scheduler that keeps its state elsewhere (Redis) connects first: without it nothing can be crawled.
+      await scheduler.connect?.();
+    } catch (error) {
+      failure = new CrawlFailedError(`Cannot open the crawl: ${messageOf(error)}`, { cause: error });
+    }
+    for (const component of failure === null ? components : []) {
       try {
         await component.openSpider?.(this.spider);
         opened.push(component);
@@ -266,6 +272,7 @@ export class CrawlerImpl implements Crawler {
         onIdle: () => this.#sendIdle(),
         startOffset: scheduler.startOffset ?? 0,
         onStartOutput: (count) => scheduler.recordStart?.(count),
+        onStartDone: (complete) => scheduler.finishStart?.(complete),
       }).pipe(
         // exportItem never throws: a feed that fails on an item logs it, and the other feeds still get it.
         tap((scraped) => exporter.exportItem(scraped.item)),
@@ -316,6 +323,8 @@ export class CrawlerImpl implements Crawler {
     await new Promise<void>((resolve) => setTimeout(resolve, 0));
     engineLog.info(`Closing spider (${reason})`);
     for (const component of opened) await step(`${componentName(component)}.closeSpider`, () => component.closeSpider?.(this.spider, reason));
+    const scheduler = this.#state?.scheduler;
+    await step('Disconnecting the scheduler', () => scheduler?.disconnect?.());
     await step('Finalising the feeds', () => feeds.close()); // Scrapy's FeedExporter closes on spider_closed: `Stored … feed` comes before the stats dump
     await step(`${this.spider.constructor.name}.closed`, () => (this.spider as { closed?: (reason: string) => unknown }).closed?.(reason)); // Scrapy's Spider.closed(reason)
     await step('A spider_closed handler', () => this.#dispatch({ type: 'spider_closed', reason })); // stats record finish_time and finish_reason

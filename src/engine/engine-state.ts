@@ -1,4 +1,4 @@
-import { BehaviorSubject, Subject } from 'rxjs';
+import { BehaviorSubject, Subject, type Observable } from 'rxjs';
 import type { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
 import type { Spider } from '../contracts/spider.js';
@@ -7,6 +7,7 @@ import type { DownloaderMiddleware, ItemPipeline, SpiderMiddleware } from '../co
 import type { Crawler } from '../contracts/crawler.js';
 import type { CrawlEvent, DropReason } from '../contracts/events.js';
 import { TicketBook, type Ticket } from './ticket.js';
+import type { ScrapedItem } from './item-pipeline.js';
 
 /** The scheduler as the engine drives it (src/scheduler implements it). */
 export interface EngineScheduler {
@@ -27,7 +28,19 @@ export interface EngineScheduler {
    * is recorded. A JOBDIR scheduler removes it from its journal only now, so
    * a crash before this point crawls it again on the next run.
    */
-  acknowledge?(request: Request, outcome: 'done' | 'failed'): void;
+  acknowledge?(request: Request, outcome: 'done' | 'failed', items?: readonly unknown[]): void;
+  /**
+   * Emits when the scheduler's state changed by itself (requests arrived
+   * from elsewhere, a shared crawl ended): the engine asks it again for
+   * requests, and checks whether the crawl is idle.
+   */
+  readonly changed$?: Observable<void>;
+  /** Connects to what it keeps its state in, before the crawl starts; a throw fails the run (`open_failed`). */
+  connect?(): Promise<void>;
+  /** Gives back what it holds outside this process and disconnects; the crawl's close waits for it. */
+  disconnect?(): Promise<void>;
+  /** The spider's start has ended (`complete`: it ran to its end rather than being stopped by the close). */
+  finishStart?(complete: boolean): void;
   /** True when the scheduler keeps a journal (JOBDIR): the engine then commits a ticket's items with its acknowledgement. */
   readonly journaled?: boolean;
   /** How many outputs of start() an earlier run recorded (they are skipped). */
@@ -106,7 +119,9 @@ export class EngineState {
     const onTicketClosed = options.onTicketClosed;
     this.tickets = new TicketBook((ticket) => {
       try {
-        if (ticket.request !== null) scheduler.acknowledge?.(ticket.request, ticket.outcome ?? 'failed');
+        if (ticket.request !== null) {
+          scheduler.acknowledge?.(ticket.request, ticket.outcome ?? 'failed', ticket.items === null ? [] : (ticket.items as ScrapedItem[]).map((scraped) => scraped.item));
+        }
         onTicketClosed?.(ticket);
       } catch (error) {
         // A journal that cannot record a finished request (a full disk) makes the crawl's record

@@ -1,4 +1,4 @@
-import { Observable, Subject } from 'rxjs';
+import { NEVER, Observable, Subject, merge } from 'rxjs';
 import { isRequest } from '../http/request.js';
 import type { SpiderOutput } from '../contracts/components.js';
 import type { EngineState } from './engine-state.js';
@@ -29,6 +29,8 @@ export interface EngineFlowOptions {
   readonly startOffset?: number;
   /** Each output of the start as it is recorded (JOBDIR counts them). */
   readonly onStartOutput?: (index: number) => void;
+  /** The start has ended: `complete` when it ran to its end (or failed), false when the close stopped it. */
+  readonly onStartDone?: (complete: boolean) => void;
 }
 
 /**
@@ -115,12 +117,15 @@ export function engineFlow(state: EngineState, start: AsyncIterable<SpiderOutput
       finished = true;
       subscriber.complete();
     };
-    const idle = state.tickets.changed$.subscribe(checkIdle);
+    const idle = merge(state.tickets.changed$, state.scheduler.changed$ ?? NEVER).subscribe(checkIdle);
     const fatal = state.fatal$.subscribe(fail);
 
     const startTicket = state.tickets.openStart();
     void consumeStart(state, start, hold, options)
-      .then(() => state.tickets.settle(startTicket, 'done'))
+      .then((complete) => {
+        options.onStartDone?.(complete);
+        state.tickets.settle(startTicket, 'done');
+      })
       .catch(fail);
 
     return () => {
@@ -144,15 +149,18 @@ export function engineFlow(state: EngineState, start: AsyncIterable<SpiderOutput
  * contiguous count, which a JOBDIR skips on the next run. A throw from
  * `start()` (or a middleware's processStart) ends the start with an
  * `engine_error` — the requests it gave until then are crawled — and a
- * CloseSpider closes the crawl with its reason.
+ * CloseSpider closes the crawl with its reason. Resolves false when the
+ * crawl's close stopped it before its end, else true.
  */
 async function consumeStart(
   state: EngineState,
   start: AsyncIterable<SpiderOutput>,
   hold: (ticket: Ticket, item: ScrapedItem) => void,
   options: EngineFlowOptions,
-): Promise<void> {
+): Promise<boolean> {
   const skip = options.startOffset ?? 0;
+  // Another worker of a shared crawl runs the start: this one does not even call it.
+  if (skip === Number.POSITIVE_INFINITY) return true;
   let recorded = skip;
   const done = new Set<number>();
   const record = (index: number): void => {
@@ -164,7 +172,7 @@ async function consumeStart(
   let index = 0;
   try {
     for await (const output of start) {
-      if (state.closeReason !== null) break;
+      if (state.closeReason !== null) return false;
       if (++index <= skip) continue; // recorded by an earlier run of this JOBDIR
       const position = index;
       if (isRequest(output)) {
@@ -193,4 +201,5 @@ async function consumeStart(
     if (isCloseSpider(error)) state.beginClose(error.reason);
     else state.fault('start', null, error);
   }
+  return state.closeReason === null;
 }

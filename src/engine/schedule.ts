@@ -1,4 +1,4 @@
-import { Observable, merge, skip, type OperatorFunction } from 'rxjs';
+import { NEVER, Observable, merge, skip, type OperatorFunction } from 'rxjs';
 import type { Request } from '../http/request.js';
 import type { EngineState } from './engine-state.js';
 import type { Ticket } from './ticket.js';
@@ -64,7 +64,7 @@ export function schedule(state: EngineState): OperatorFunction<Request, Ticket> 
       };
       const input = source.subscribe({ next: enqueue, error: (error: unknown) => subscriber.error(error) });
       // Capacity frees when a ticket leaves the active phases; the gate reopens on resume.
-      const wake = merge(state.tickets.changed$, state.paused$.pipe(skip(1))).subscribe(pump);
+      const wake = merge(state.tickets.changed$, state.paused$.pipe(skip(1)), state.scheduler.changed$ ?? NEVER).subscribe(pump);
       return () => {
         input.unsubscribe();
         wake.unsubscribe();

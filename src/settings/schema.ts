@@ -123,6 +123,14 @@ export interface SettingsSchema {
   RETRY_ENABLED: boolean;
   RETRY_TIMES: number;
   RETRY_BACKOFF_MAX: number;
+  REDIS_BLOOM_CAPACITY: number;
+  REDIS_BLOOM_ERROR_RATE: number;
+  REDIS_CONNECT_TIMEOUT: number;
+  REDIS_DUPEFILTER: string;
+  REDIS_ITEMS: boolean;
+  REDIS_KEY_PREFIX: string;
+  REDIS_LEASE_SECS: number;
+  REDIS_URL: string;
   RETRY_BACKOFF_BASE: number;
   REFERRER_POLICY: string;
   HTTPPROXY_ENABLED: boolean;
@@ -132,6 +140,7 @@ export interface SettingsSchema {
   RETRY_PRIORITY_ADJUST: number;
   ROBOTSTXT_OBEY: boolean;
   ROBOTSTXT_USER_AGENT: string | null;
+  SCHEDULER: string;
   SCHEDULER_DISK_QUEUE: string;
   SCHEDULER_MEMORY_QUEUE: string;
   SCHEDULER_PRIORITY_QUEUE: string;
@@ -288,6 +297,14 @@ export const SETTING_KINDS: { readonly [K in SettingName]: KindsFor<SettingsSche
   RETRY_ENABLED: 'bool',
   RETRY_TIMES: 'int',
   RETRY_BACKOFF_MAX: 'float',
+  REDIS_BLOOM_CAPACITY: 'int',
+  REDIS_BLOOM_ERROR_RATE: 'float',
+  REDIS_CONNECT_TIMEOUT: 'float',
+  REDIS_DUPEFILTER: 'string',
+  REDIS_ITEMS: 'bool',
+  REDIS_KEY_PREFIX: 'string',
+  REDIS_LEASE_SECS: 'float',
+  REDIS_URL: 'string',
   RETRY_BACKOFF_BASE: 'float',
   REFERRER_POLICY: 'string',
   HTTPPROXY_ENABLED: 'bool',
@@ -297,6 +314,7 @@ export const SETTING_KINDS: { readonly [K in SettingName]: KindsFor<SettingsSche
   RETRY_PRIORITY_ADJUST: 'int',
   ROBOTSTXT_OBEY: 'bool',
   ROBOTSTXT_USER_AGENT: 'nullableString',
+  SCHEDULER: 'string',
   SCHEDULER_DISK_QUEUE: 'string',
   SCHEDULER_MEMORY_QUEUE: 'string',
   SCHEDULER_PRIORITY_QUEUE: 'string',

@@ -1,0 +1,84 @@
+/**
+ * A real redis-server for a test: started on a free loopback port with its
+ * own folder (no snapshot, no append-only file unless asked), stopped after.
+ * `npm test` installs the Debian package first (scripts/install-test-deps.sh).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface RedisServer {
+  readonly url: string;
+  readonly port: number;
+  readonly process: ChildProcess;
+  /** SIGSTOP: the server stops answering (an outage the clients cannot tell from a network that hangs). */
+  freeze(): void;
+  /** SIGCONT after freeze(). */
+  thaw(): void;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export function redisServerPath(): string | null {
+  const found = spawnSync('sh', ['-c', 'command -v redis-server || ls /usr/bin/redis-server 2>/dev/null'], { encoding: 'utf8' });
+  const path = found.stdout.trim().split('\n')[0] ?? '';
+  return path === '' ? null : path;
+}
+
+export async function startRedis(): Promise<RedisServer> {
+  const binary = redisServerPath();
+  if (binary === null) throw new Error('redis-server is not installed: `npm test` installs it (scripts/install-test-deps.sh), or run apt-get install redis-server');
+  const dir = mkdtempSync(join(tmpdir(), 'seine-redis-'));
+  for (let attempt = 0; ; attempt++) {
+    const port = await freePort();
+    const child = spawn(binary, ['--bind', '127.0.0.1', '--port', String(port), '--dir', dir, '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--protected-mode', 'yes'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const ready = await new Promise<boolean>((resolve) => {
+      const onData = (chunk: Buffer): void => {
+        output += chunk.toString();
+        if (output.includes('Ready to accept connections')) resolve(true);
+      };
+      child.stdout!.on('data', onData);
+      child.stderr!.on('data', onData);
+      child.once('exit', () => resolve(false));
+      setTimeout(() => resolve(false), 10_000).unref();
+    });
+    if (ready) {
+      child.stdout!.resume();
+      child.stderr!.resume();
+      const stopped = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      return {
+        url: `redis://127.0.0.1:${port}/0`,
+        port,
+        process: child,
+        freeze: () => child.kill('SIGSTOP'),
+        thaw: () => child.kill('SIGCONT'),
+        stop: async () => {
+          if (child.exitCode === null && child.signalCode === null) {
+            child.kill('SIGCONT');
+            child.kill('SIGKILL');
+            await stopped;
+          }
+          rmSync(dir, { recursive: true, force: true });
+        },
+      };
+    }
+    child.kill('SIGKILL');
+    // Another process took the port between our probe and redis-server's bind: try another.
+    if (attempt >= 3) throw new Error(`redis-server did not start: ${output.trim().split('\n').slice(-3).join(' / ')}`);
+  }
+}
