@@ -88,6 +88,8 @@ export class RedisScheduler {
   #pollTimer: ReturnType<typeof setTimeout> | null = null;
   #renewTimer: ReturnType<typeof setInterval> | null = null;
   readonly #inFlight = new Set<Promise<unknown>>();
+  /** Leases whose reply came after the close had begun giving leases back: released with the last ones. */
+  readonly #lateLeases: string[] = [];
   readonly #reportedDelay = new Map<string, number>();
   #logDuplicates = true;
   #logUnserializable = true;
@@ -292,7 +294,8 @@ export class RedisScheduler {
     if (this.#pollTimer !== null) clearTimeout(this.#pollTimer);
     this.#flushPushes();
     await this.#settle(5000);
-    const held = [...this.#leases.values(), ...this.#buffer.map((entry) => entry.id)];
+    await this.#pumpDone();
+    const held = [...this.#leases.values(), ...this.#buffer.map((entry) => entry.id), ...this.#lateLeases];
     this.#leases.clear();
     this.#buffer = [];
     const counts = this.#counts;
@@ -312,6 +315,11 @@ export class RedisScheduler {
       this.#logger.warning(`Redis at ${this.#settings.safeUrl} is unreachable: ${held.length} leased requests return to the queue after REDIS_LEASE_SECS`);
     }
     await this.#client.quit();
+  }
+
+  /** Resolves once no lease call is running (its reply may hold leases to give back). */
+  async #pumpDone(): Promise<void> {
+    for (let waited = 0; this.#pumping && waited < 5000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
   }
 
   /** Waits for the calls in flight, at most `timeoutMs`. */
@@ -408,8 +416,14 @@ export class RedisScheduler {
     }
     const wasPending = this.hasPending();
     this.#counts = reply.counts;
+    if (this.#closing) {
+      // Leased while this worker began to close: straight back to the queue, for the others.
+      const ids = reply.leased.map((entry) => entry.id);
+      if (ids.length > 0 && !this.#closed) this.#track(this.#client.release(this.worker, false, ids).then((released) => this.#crawler.stats.inc('frontier/leases_released', released)));
+      else if (ids.length > 0) this.#lateLeases.push(...ids);
+      return;
+    }
     for (const { id, json } of reply.leased) {
-      if (this.#closing) break;
       let request: Request;
       try {
         request = requestFromDict(JSON.parse(json) as never, this.#crawler.spider);
