@@ -17,7 +17,14 @@ export interface RedisServer {
   freeze(): void;
   /** SIGCONT after freeze(). */
   thaw(): void;
+  /** SIGKILLs the server and starts it again on the same port and folder (with `persistent`, its data survives). */
+  restart(downMs?: number): Promise<void>;
   stop(): Promise<void>;
+}
+
+export interface RedisOptions {
+  /** An append-only file synced at every write: a restart loses nothing. */
+  readonly persistent?: boolean;
 }
 
 function freePort(): Promise<number> {
@@ -37,42 +44,61 @@ export function redisServerPath(): string | null {
   return path === '' ? null : path;
 }
 
-export async function startRedis(): Promise<RedisServer> {
+function launch(binary: string, port: number, dir: string, persistent: boolean): ChildProcess {
+  const persistence = persistent ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
+  return spawn(binary, ['--bind', '127.0.0.1', '--port', String(port), '--dir', dir, '--save', '', ...persistence, '--daemonize', 'no', '--protected-mode', 'yes'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+function whenReady(child: ChildProcess): Promise<{ ready: boolean; output: string }> {
+  let output = '';
+  return new Promise((resolve) => {
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString();
+      if (output.includes('Ready to accept connections')) resolve({ ready: true, output });
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', () => resolve({ ready: false, output }));
+    setTimeout(() => resolve({ ready: false, output }), 10_000).unref();
+  });
+}
+
+export async function startRedis(options: RedisOptions = {}): Promise<RedisServer> {
   const binary = redisServerPath();
   if (binary === null) throw new Error('redis-server is not installed: `npm test` installs it (scripts/install-test-deps.sh), or run apt-get install redis-server');
   const dir = mkdtempSync(join(tmpdir(), 'seine-redis-'));
+  const persistent = options.persistent ?? false;
   for (let attempt = 0; ; attempt++) {
     const port = await freePort();
-    const child = spawn(binary, ['--bind', '127.0.0.1', '--port', String(port), '--dir', dir, '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--protected-mode', 'yes'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    const ready = await new Promise<boolean>((resolve) => {
-      const onData = (chunk: Buffer): void => {
-        output += chunk.toString();
-        if (output.includes('Ready to accept connections')) resolve(true);
-      };
-      child.stdout!.on('data', onData);
-      child.stderr!.on('data', onData);
-      child.once('exit', () => resolve(false));
-      setTimeout(() => resolve(false), 10_000).unref();
-    });
+    let child = launch(binary, port, dir, persistent);
+    const { ready, output } = await whenReady(child);
     if (ready) {
-      child.stdout!.resume();
-      child.stderr!.resume();
-      const stopped = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      const kill = async (): Promise<void> => {
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        const stopped = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+        child.kill('SIGCONT');
+        child.kill('SIGKILL');
+        await stopped;
+      };
       return {
         url: `redis://127.0.0.1:${port}/0`,
         port,
-        process: child,
+        get process() {
+          return child;
+        },
         freeze: () => child.kill('SIGSTOP'),
         thaw: () => child.kill('SIGCONT'),
+        restart: async (downMs = 0) => {
+          await kill();
+          if (downMs > 0) await new Promise((resolve) => setTimeout(resolve, downMs));
+          child = launch(binary, port, dir, persistent);
+          const again = await whenReady(child);
+          if (!again.ready) throw new Error(`redis-server did not start again: ${again.output.trim().split('\n').slice(-3).join(' / ')}`);
+        },
         stop: async () => {
-          if (child.exitCode === null && child.signalCode === null) {
-            child.kill('SIGCONT');
-            child.kill('SIGKILL');
-            await stopped;
-          }
+          await kill();
           rmSync(dir, { recursive: true, force: true });
         },
       };

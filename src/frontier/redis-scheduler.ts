@@ -144,7 +144,11 @@ export class RedisScheduler {
       if (claim.count > 0) this.#logger.info(`Taking over start() from a worker that stopped: skipping its first ${claim.count} outputs`);
     } else {
       this.#startOffset = Number.POSITIVE_INFINITY;
-      this.#logger.info(claim.state === 'done' ? 'start() already ran for this crawl: taking requests from the shared queue' : 'Another worker is running start(): taking requests from the shared queue');
+      this.#logger.info(
+        claim.state === 'done'
+          ? `start() already ran for this crawl: taking requests from the shared queue (\`seine frontier ${this.#crawler.spider.name} clear\` starts the crawl over)`
+          : 'Another worker is running start(): taking requests from the shared queue',
+      );
     }
     this.#renewTimer = setInterval(() => this.#renew(), Math.max(200, Math.floor(leaseMs / 3)));
     this.#renewTimer.unref();
