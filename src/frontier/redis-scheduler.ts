@@ -8,6 +8,7 @@ import { requestFromDict, requestToDict } from '../scheduler/request-dict.js';
 import { RequestSerializationError } from '../scheduler/jobdir-errors.js';
 import { FingerprintSet } from '../scheduler/fingerprint-set.js';
 import { queueOrderSetting } from '../scheduler/queue-settings.js';
+import { jobdirSetting } from '../scheduler/jobdir-setting.js';
 import { DUPEFILTER_LOGGER, SCHEDULER_LOGGER } from '../scheduler/scheduler.js';
 import { toExportValue } from '../feeds/export-value.js';
 import { bloomOffsets } from './bloom.js';
@@ -138,6 +139,9 @@ export class RedisScheduler {
     const claim = await this.#client.claimStart(this.worker, leaseMs);
     const prefix = this.#settings.keyPrefix;
     this.#logger.info(`Sharing the crawl through Redis at ${safeUrl} (keys ${prefix}*) as worker ${this.worker}`);
+    if (jobdirSetting(this.#crawler.settings) !== null) {
+      this.#logger.warning('JOBDIR is not used with SCHEDULER=redis: the crawl\'s queue and duplicate filter are kept in Redis, and outlive every worker');
+    }
     if (claim.state === 'mine') {
       this.#seeding = true;
       this.#startOffset = claim.count;
