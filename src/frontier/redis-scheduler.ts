@@ -140,7 +140,7 @@ export class RedisScheduler {
     const prefix = this.#settings.keyPrefix;
     this.#logger.info(`Sharing the crawl through Redis at ${safeUrl} (keys ${prefix}*) as worker ${this.worker}`);
     if (jobdirSetting(this.#crawler.settings) !== null) {
-      this.#logger.warning('JOBDIR is not used with SCHEDULER=redis: the crawl\'s queue and duplicate filter are kept in Redis, and outlive every worker');
+      this.#logger.warning('JOBDIR keeps no requests with SCHEDULER=redis (only spider.state): the queue and the duplicate filter are in Redis, and outlive every worker');
     }
     if (claim.state === 'mine') {
       this.#seeding = true;
