@@ -34,3 +34,4 @@ export { NotViewableResponseError, NoBrowserError } from './shell/view-errors.js
 export { NoResponseError } from './shell/fetch-once.js';
 export { NoSpiderForUrlError, CallbackNotFoundError, NoMatchingRuleError } from './cli/parse-errors.js';
 export { ShellFetchError, FetchInCrawlError, ShellConsoleError, InspectResponseError, ShellUsageError } from './shell/shell-errors.js';
+export { RedisUnreachableError, FrontierBusyError } from './frontier/frontier-errors.js';

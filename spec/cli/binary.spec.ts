@@ -47,7 +47,7 @@ describe('bin/seine.js', () => {
   it('prints the usage with no command and exits 0', async () => {
     const result = await seine();
     expect(result.status).toBe(0);
-    expect(result.stdout).toContain('Available commands:\n  bench         Run quick benchmark test\n  crawl         Run a spider\n  demo          Crawl a bundled demo site with the tutorial spider\n  fetch         Fetch a URL using the seine downloader\n  genspider     Generate new spider using pre-defined templates\n  list          List available spiders\n  parse         Parse URL (using its spider) and print the results\n  runspider     Run a self-contained spider (without creating a project)\n  settings      Get settings values\n  shell         Interactive scraping console\n  startproject  Create new project\n  version       Print seine version\n  view          Open URL in browser, as seen by seine\n');
+    expect(result.stdout).toContain('Available commands:\n  bench         Run quick benchmark test\n  crawl         Run a spider\n  demo          Crawl a bundled demo site with the tutorial spider\n  fetch         Fetch a URL using the seine downloader\n  frontier      Show, pause, resume or clear a crawl shared through Redis\n  genspider     Generate new spider using pre-defined templates\n  list          List available spiders\n  parse         Parse URL (using its spider) and print the results\n  runspider     Run a self-contained spider (without creating a project)\n  settings      Get settings values\n  shell         Interactive scraping console\n  startproject  Create new project\n  version       Print seine version\n  view          Open URL in browser, as seen by seine\n');
   });
 
   it('prints one line and exits 2 for an unknown command', async () => {

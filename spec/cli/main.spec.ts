@@ -54,6 +54,7 @@ describe('seine with no command', () => {
         '  crawl         Run a spider',
         '  demo          Crawl a bundled demo site with the tutorial spider',
         '  fetch         Fetch a URL using the seine downloader',
+        '  frontier      Show, pause, resume or clear a crawl shared through Redis',
         '  genspider     Generate new spider using pre-defined templates',
         '  list          List available spiders',
         '  parse         Parse URL (using its spider) and print the results',
@@ -394,7 +395,7 @@ describe('command context', () => {
   });
 
   it('registers only the working commands', () => {
-    expect(COMMANDS.map((command) => command.name)).toEqual(['bench', 'crawl', 'demo', 'fetch', 'genspider', 'list', 'parse', 'runspider', 'settings', 'shell', 'startproject', 'version', 'view']);
+    expect(COMMANDS.map((command) => command.name)).toEqual(['bench', 'crawl', 'demo', 'fetch', 'frontier', 'genspider', 'list', 'parse', 'runspider', 'settings', 'shell', 'startproject', 'version', 'view']);
   });
 });
 

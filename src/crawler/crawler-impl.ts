@@ -323,11 +323,12 @@ export class CrawlerImpl implements Crawler {
     await new Promise<void>((resolve) => setTimeout(resolve, 0));
     engineLog.info(`Closing spider (${reason})`);
     for (const component of opened) await step(`${componentName(component)}.closeSpider`, () => component.closeSpider?.(this.spider, reason));
-    const scheduler = this.#state?.scheduler;
-    await step('Disconnecting the scheduler', () => scheduler?.disconnect?.());
     await step('Finalising the feeds', () => feeds.close()); // Scrapy's FeedExporter closes on spider_closed: `Stored … feed` comes before the stats dump
     await step(`${this.spider.constructor.name}.closed`, () => (this.spider as { closed?: (reason: string) => unknown }).closed?.(reason)); // Scrapy's Spider.closed(reason)
     await step('A spider_closed handler', () => this.#dispatch({ type: 'spider_closed', reason })); // stats record finish_time and finish_reason
+    // After spider_closed, so the last stats a shared frontier stores for `seine frontier … status` have finish_reason.
+    const scheduler = this.#state?.scheduler;
+    await step('Disconnecting the scheduler', () => scheduler?.disconnect?.());
     await step('The stats dump', () => this.#parts.finishStats(this, reason));
     engineLog.info(`Spider closed (${reason})`);
     this.#finished = true;

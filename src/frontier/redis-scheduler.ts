@@ -1,3 +1,4 @@
+import { RedisUnreachableError } from './frontier-errors.js';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { Subject, type Observable } from 'rxjs';
@@ -95,6 +96,8 @@ export class RedisScheduler {
   #logDuplicates = true;
   #logUnserializable = true;
   #warnedLost = false;
+  /** This worker ran start() to its end and Redis has recorded it. */
+  #startRecorded = false;
 
   constructor(crawler: Crawler, dependencies: RedisSchedulerDependencies) {
     this.#crawler = crawler;
@@ -134,7 +137,7 @@ export class RedisScheduler {
     try {
       await this.#client.connect(connectTimeoutMs);
     } catch (error) {
-      throw new Error(`Cannot reach Redis at ${safeUrl}: ${(error as Error).message} — start Redis there or set REDIS_URL`, { cause: error });
+      throw new RedisUnreachableError(safeUrl, (error as Error).message, { cause: error });
     }
     const claim = await this.#client.claimStart(this.worker, leaseMs);
     const prefix = this.#settings.keyPrefix;
@@ -174,7 +177,12 @@ export class RedisScheduler {
   finishStart(complete: boolean): void {
     if (!this.#seeding || !complete) return;
     this.#flushPushes();
-    this.#track(this.#client.recordStart(this.worker, Number.MAX_SAFE_INTEGER, true).then(() => this.#kick()));
+    this.#track(
+      this.#client.recordStart(this.worker, Number.MAX_SAFE_INTEGER, true).then(() => {
+        this.#startRecorded = true;
+        this.#kick();
+      }),
+    );
   }
 
   enqueue(request: Request): boolean {
@@ -242,7 +250,9 @@ export class RedisScheduler {
     if (this.#buffer.length > 0 || this.#local.length > 0 || this.#pushBatch.length > 0 || this.#pushesInFlight > 0) return true;
     const counts = this.#counts;
     if (counts === null) return true;
-    return counts.queued > 0 || counts.leases > 0 || counts.paused || counts.startAlive || (this.#seeding && counts.startState !== 'done');
+    // Once this worker has recorded the end of its start(), the frontier's start state no longer holds it: after
+    // `seine frontier … clear --force` that state is gone, and the worker would otherwise wait for ever.
+    return counts.queued > 0 || counts.leases > 0 || counts.paused || counts.startAlive || (this.#seeding && !this.#startRecorded && counts.startState !== 'done');
   }
 
   /** The crawl is closing here: the buffered leases go back to the queue at once, for the other workers. */

@@ -7,6 +7,7 @@ import { benchCommand } from './bench.js';
 import { crawlCommand } from './crawl.js';
 import { demoCommand } from './demo.js';
 import { fetchCommand } from './fetch.js';
+import { frontierCommand } from './frontier.js';
 import { genspiderCommand } from './genspider.js';
 import { listCommand } from './list.js';
 import { parseCommand } from './parse.js';
@@ -22,6 +23,7 @@ export const COMMANDS: readonly SeineCommand[] = [
   crawlCommand,
   demoCommand,
   fetchCommand,
+  frontierCommand,
   genspiderCommand,
   listCommand,
   parseCommand,
