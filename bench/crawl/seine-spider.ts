@@ -6,6 +6,10 @@
  *
  * `-a site=http://127.0.0.1:<port>` names the site; arguments are assigned
  * after construction, so start() reads it, not a field initializer.
+ * bench:distributed adds `-a starts=N -a pages=P`: N start pages spread over
+ * the P pages, so that N parts of the site are crawled at once (the site's
+ * pages link only to their neighbours, so from one start page at most ~10
+ * requests can be under way at any moment).
  */
 
 import { Request, Spider, type Response } from 'seine';
@@ -13,10 +17,14 @@ import { Request, Spider, type Response } from 'seine';
 export class CrawlBenchSpider extends Spider {
   static override name = 'crawlbench';
   declare site?: string;
+  declare starts?: string;
+  declare pages?: string;
 
   override async *start() {
     if (this.site === undefined) throw new Error('crawlbench needs the site: -a site=http://127.0.0.1:<port>');
-    yield new Request(`${this.site}/page/1/`, { callback: this.parse });
+    const starts = Number(this.starts ?? 1);
+    const pages = Number(this.pages ?? 1);
+    for (let i = 0; i < starts; i++) yield new Request(`${this.site}/page/${1 + Math.floor((i * pages) / starts)}/`, { callback: this.parse });
   }
 
   override *parse(response: Response) {

@@ -35,7 +35,8 @@ export function pageBodies(total: number): Map<string, Buffer> {
   return bodies;
 }
 
-export function startSiteServer(total: number, port = 0): Promise<{ url: string; close: () => Promise<void> }> {
+/** `delayMs` holds each page's answer back, as a real site's latency does (bench:distributed's latency-bound runs). */
+export function startSiteServer(total: number, port = 0, delayMs = 0): Promise<{ url: string; close: () => Promise<void> }> {
   const bodies = pageBodies(total);
   let served = new Map<string, number>();
   let robots = 0;
@@ -60,7 +61,9 @@ export function startSiteServer(total: number, port = 0): Promise<{ url: string;
       return;
     }
     served.set(path, (served.get(path) ?? 0) + 1);
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': String(body.length) }).end(body);
+    const answer = (): void => void res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': String(body.length) }).end(body);
+    if (delayMs > 0) setTimeout(answer, delayMs);
+    else answer();
   });
   // Loopback only: the benchmark's traffic never leaves the machine.
   return new Promise((resolve, reject) => {
@@ -81,7 +84,7 @@ export function startSiteServer(total: number, port = 0): Promise<{ url: string;
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const total = Number(process.argv[2] ?? DEFAULT_PAGES);
-  const site = await startSiteServer(total);
+  const site = await startSiteServer(total, 0, Number(process.argv[3] ?? 0));
   const stop = (): void => void site.close().then(() => process.exit(0));
   process.on('SIGTERM', stop);
   process.stdin.on('end', stop).resume();

@@ -92,7 +92,7 @@ describe('seine frontier', () => {
 
     const paused = await frontier('pause');
     expect(paused.status).toBe(0);
-    expect(paused.stdout).toContain('Paused the crawl tree: 1 live worker take');
+    expect(paused.stdout).toContain('Paused the crawl tree: 1 live worker takes no new request and waits');
     // What was in flight or already leased finishes; then nothing more is fetched while the crawl is paused.
     await sleep(1500);
     const atPause = pagesFetched();

@@ -4,6 +4,9 @@ import { defineCommand } from '../command.js';
 const ACTIONS = ['status', 'pause', 'resume', 'clear'] as const;
 type Action = (typeof ACTIONS)[number];
 
+/** "1 live worker takes", "3 live workers take". */
+const workers = (alive: number): string => (alive === 1 ? '1 live worker takes' : `${alive} live workers take`);
+
 interface FrontierArgs {
   spider: string;
   action: Action;
@@ -49,8 +52,8 @@ export const frontierCommand = defineCommand<FrontierArgs>({
         const alive = status.workersAlive.length;
         stdout.write(
           action === 'pause'
-            ? `Paused the crawl ${spider}: ${alive} live worker${alive === 1 ? '' : 's'} take no new request and wait (requests in flight finish); \`seine frontier ${spider} resume\` goes on\n`
-            : `Resumed the crawl ${spider}: ${alive} live worker${alive === 1 ? '' : 's'} take requests again\n`,
+            ? `Paused the crawl ${spider}: ${workers(alive)} no new request and ${alive === 1 ? 'waits' : 'wait'} (requests in flight finish); \`seine frontier ${spider} resume\` goes on\n`
+            : `Resumed the crawl ${spider}: ${workers(alive)} requests again\n`,
         );
       } else {
         if (status.workersAlive.length > 0 && args.force !== true) throw new FrontierBusyError(spider, status.workersAlive);
