@@ -52,5 +52,5 @@ describe('a crawl shared through Redis', () => {
     expect(site.hits.filter((path) => path.startsWith('/p/')).sort()).toEqual(fetchedAlone);
     // All three took part.
     for (const result of results) expect(result.items.length).toBeGreaterThan(10);
-  });
+  }, 60_000); // a crawl alone, then three in-process workers: seconds, more on a loaded CI machine
 });
