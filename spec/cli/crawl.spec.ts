@@ -206,3 +206,31 @@ describe('seine settings in a project', () => {
     expect(await runSeine(['settings', '--get', 'BOT_NAME'], dir)).toMatchObject({ status: 0, stdout: 'seinebot\n' });
   }, TIMEOUT);
 });
+
+describe("component names in a spider's customSettings", () => {
+  it("are looked up in the project's modules, as in settings.ts", async () => {
+    writeFileSync(
+      join(project, 'tutorial', 'pipelines.ts'),
+      `${PIPELINE}
+export class ExtraPipeline implements ItemPipeline {
+  processItem(item: Item): Item {
+    return { ...(item as Record<string, unknown>), extra: true };
+  }
+}
+`,
+    );
+    writeSpider(
+      project,
+      'tutorial',
+      'extra.ts',
+      QUOTES_SPIDER.replace("static name = 'quotes';", "static name = 'extra';\n  static customSettings = { ITEM_PIPELINES: { ExtraPipeline: 400 } };").replace('QuotesSpider', 'ExtraSpider'),
+    );
+    const result = await runSeine(['crawl', 'extra', '-o', '-', '--nolog'], project);
+    expect(result.status).toBe(0);
+    const items = jsonLines(result.stdout) as Array<Record<string, unknown>>;
+    expect(items).toHaveLength(2);
+    // The spider's list replaces the project's (a dict setting at a higher priority), as in Scrapy.
+    for (const item of items) expect(item).toMatchObject({ extra: true });
+    for (const item of items) expect(item).not.toHaveProperty('pipeline');
+  }, TIMEOUT);
+});

@@ -146,6 +146,18 @@ describe('seine version', () => {
     });
   });
 
+  it('a missing argument says what to type, not yargs\' "not enough non-option arguments"', async () => {
+    expect(await run(['crawl'])).toEqual({
+      status: 2,
+      stdout: '',
+      stderr: "seine: missing <spider>: write seine crawl <spider> (seine list shows the spiders of the project) — run 'seine crawl --help' for usage\n",
+    });
+    expect((await run(['fetch'])).stderr).toBe("seine: missing <url>: write seine fetch <url> — run 'seine fetch --help' for usage\n");
+    expect((await run(['frontier', 'quotes'])).stderr).toBe(
+      "seine: missing <action>: write seine frontier <spider> <action> — run 'seine frontier --help' for usage\n",
+    );
+  });
+
   it('quotes unknown options as typed', async () => {
     expect((await run(['version', '--foo-bar', '-x'])).stderr).toBe(
       "seine: unknown options '--foo-bar', '-x' — run 'seine version --help' for usage\n",

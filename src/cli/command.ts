@@ -28,6 +28,8 @@ export interface CommandContext<A> {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** The project around `cwd` (nearest seine.cfg), opened once by the CLI; null outside one and for startproject. */
   readonly project: Project | null;
+  /** Makes the log sink follow a crawl's settings (its spider's customSettings may set LOG_LEVEL, LOG_FILE…). */
+  readonly reconfigureLog?: (settings: Settings) => void;
 }
 
 export interface CommandSpec<A> {

@@ -73,7 +73,7 @@ interface Parsed {
   readonly help: string | undefined;
 }
 
-function parse(parser: Argv<unknown>, argv: readonly string[], command: string | undefined): Parsed {
+function parse(parser: Argv<unknown>, argv: readonly string[], command: string | undefined, positionals?: string): Parsed {
   let result: Parsed | undefined;
   let failure: Error | undefined;
   // With a callback, yargs hands back help text and errors instead of printing them.
@@ -81,7 +81,7 @@ function parse(parser: Argv<unknown>, argv: readonly string[], command: string |
     if (error) failure = error;
     else result = { args: args as Record<string, unknown>, help: output === '' ? undefined : output };
   });
-  if (failure !== undefined) throw usageErrorFromYargs(failure.message, argv, command);
+  if (failure !== undefined) throw usageErrorFromYargs(failure.message, argv, command, positionals);
   if (result === undefined) throw new Error('yargs returned no result');
   return result;
 }
@@ -210,15 +210,26 @@ export async function runCli(rawArgv: readonly string[], io: CliIo = {}): Promis
   let settings: Settings | undefined;
   const cleanups: Array<() => void> = [];
   try {
-    const { args, help } = parse(commandParser(command), argv, command.name);
+    const { args, help } = parse(commandParser(command), argv, command.name, command.positionals);
     if (help !== undefined || argv.some((arg) => HELP_FLAGS.has(arg))) {
       stdout.write(`${help ?? ''}\n`);
       return 0;
     }
     const project = command.name === 'startproject' ? null : await openProject(io.cwd ?? process.cwd());
     settings = buildSettings(command, args, project);
-    const sink = attachLogSink(logBus.events$, logSinkOptions(settings), stderr);
+    let sinkOptions = logSinkOptions(settings);
+    let sink = attachLogSink(logBus.events$, sinkOptions, stderr);
     cleanups.push(() => sink.unsubscribe());
+    // A spider's customSettings can change LOG_* once its class is loaded: the sink follows, as Scrapy
+    // installs its log handler again with the crawler's settings.
+    const reconfigureLog = (crawlSettings: Settings): void => {
+      const next = logSinkOptions(crawlSettings);
+      if (JSON.stringify(next) === JSON.stringify(sinkOptions)) return;
+      const replacement = attachLogSink(logBus.events$, next, stderr);
+      sink.unsubscribe();
+      sink = replacement;
+      sinkOptions = next;
+    };
     let commandStdout = stdout;
     if (settings.get('LOG_STDOUT')) {
       const stdoutLogger = logBus.getLogger('stdout');
@@ -236,6 +247,7 @@ export async function runCli(rawArgv: readonly string[], io: CliIo = {}): Promis
       cwd: io.cwd ?? process.cwd(),
       env: io.env ?? process.env,
       project,
+      reconfigureLog,
     };
     return await command.run(context);
   } catch (error) {

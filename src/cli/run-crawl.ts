@@ -33,7 +33,11 @@ export interface RunCrawlOptions {
   readonly settings: Settings;
   /** A project's settings.ts, at 'project' priority. */
   readonly projectSettings?: Record<string, unknown>;
+  /** The spider's customSettings resolved against the project (class names in component lists). */
+  readonly customSettings?: Record<string, unknown>;
   readonly logBus: LogBus;
+  /** Called with the crawl's settings once the spider's customSettings are in (the CLI's log sink follows them). */
+  readonly reconfigureLog?: (settings: Settings) => void;
 }
 
 /** The options crawl, runspider and demo share: -a (when the command takes spider arguments), -o, -O. */
@@ -79,9 +83,10 @@ export function cmdlineSettings(settings: Settings): Record<string, unknown> {
 }
 
 /** Runs the crawl to its end and returns its crawler (its stats, its finish reason). */
-export async function runCrawl({ spiderClass, args, feeds, settings, projectSettings, logBus }: RunCrawlOptions): Promise<CrawlerImpl> {
+export async function runCrawl({ spiderClass, args, feeds, settings, projectSettings, customSettings, logBus, reconfigureLog }: RunCrawlOptions): Promise<CrawlerImpl> {
   const spiderArgs = parseSpiderArgs(args.a ?? []);
-  const crawler = new CrawlerImpl(spiderClass, { args: spiderArgs, settings: cmdlineSettings(settings), projectSettings, feeds }, logBus);
+  const crawler = new CrawlerImpl(spiderClass, { args: spiderArgs, settings: cmdlineSettings(settings), projectSettings, customSettings, feeds }, logBus);
+  reconfigureLog?.(crawler.settings);
   let signals = 0;
   const onSignal = Object.assign((signal: NodeJS.Signals): void => {
     signals++;

@@ -49,8 +49,17 @@ function unknownArguments(argv: readonly string[], names: readonly string[], com
   return new UsageError(problems.join('; '), command === undefined ? {} : { command });
 }
 
-export function usageErrorFromYargs(message: string, argv: readonly string[], command: string | undefined): UsageError {
+/** `seine crawl` without its spider: what to type, not yargs' "not enough non-option arguments". */
+function missingPositionals(command: string, positionals: string, message: string): UsageError {
+  const given = Number(/got (\d+)/.exec(message)?.[1] ?? 0);
+  const required = positionals.split(' ').filter((word) => word.startsWith('<')).slice(given);
+  const hint = command === 'crawl' || command === 'check' ? ' (seine list shows the spiders of the project)' : '';
+  return new UsageError(`missing ${required.join(' ')}: write seine ${command} ${positionals}${hint}`, { command });
+}
+
+export function usageErrorFromYargs(message: string, argv: readonly string[], command: string | undefined, positionals?: string): UsageError {
   const context = command === undefined ? {} : { command };
+  if (command !== undefined && positionals !== undefined && /^Not enough non-option arguments/.test(message)) return missingPositionals(command, positionals, message);
   const unknown = /^Unknown arguments?: (.*)$/s.exec(message);
   if (unknown !== null) return unknownArguments(argv, (unknown[1] ?? '').split(', '), command);
   const missingValue = /^Not enough arguments following: (.*)$/s.exec(message);

@@ -27,11 +27,24 @@ export async function* callbackOutputs(result: CallbackResult): AsyncIterable<Sp
     }
     return;
   }
-  if (typeof value === 'object') {
-    yield value as SpiderOutput;
-    return;
-  }
-  throw new TypeError(`A callback must produce items (objects) and Requests, got ${typeof value}: ${String(value)}`);
+  // A single item or Request; anything else (a number, a string) too, for the engine to report as Scrapy does.
+  yield value as SpiderOutput;
+}
+
+/**
+ * What a callback produced that is neither a Request nor an item, named for
+ * the error line (`'number'`, `'string'`, `'array'`, `'Response'`…), or null
+ * when it is one. Items are objects: plain ones and class instances (Scrapy's
+ * dicts, Items and dataclasses); an array is a list of outputs only when the
+ * callback returns it, not as one output.
+ */
+export function notAnOutput(output: unknown): string | null {
+  if (output === null || output === undefined) return null;
+  if (Array.isArray(output)) return 'array';
+  if (typeof output !== 'object') return typeof output;
+  const name = (output as { constructor?: { name?: unknown } }).constructor?.name;
+  if (name === 'Response' || name === 'TextResponse' || name === 'HtmlResponse' || name === 'XmlResponse' || name === 'Selector' || name === 'SelectorList' || name === 'Promise') return name;
+  return null;
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {

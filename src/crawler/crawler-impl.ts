@@ -1,3 +1,4 @@
+import { unknownSettingWarnings } from '../settings/unknown-settings.js';
 import { Subject, config as rxjsConfig, lastValueFrom, tap, type Observable } from 'rxjs';
 import { Settings } from '../settings/index.js';
 import { LogBus, type LogLevel } from '../log/index.js';
@@ -38,6 +39,8 @@ export interface CrawlerOptions {
   settings?: Record<string, unknown>;
   /** Settings at the project's priority (a project's settings.ts). */
   projectSettings?: Record<string, unknown>;
+  /** The spider's customSettings as the project resolved them (class names in component lists); default: the class's own. */
+  customSettings?: Record<string, unknown>;
   /** The network function and the other parts a test may replace. */
   parts?: Partial<CrawlDefaults>;
   /** Feeds to write besides the FEEDS setting (`-o` / `-O`); a FEEDS entry with the same path wins. */
@@ -76,7 +79,8 @@ export class CrawlerImpl implements Crawler {
     this.#parts = { ...CRAWL_DEFAULTS, ...options.parts };
     this.logBus = logBus ?? new LogBus();
     const settings = new Settings(options.projectSettings ?? {}, 'project');
-    if (spiderClass.customSettings !== undefined) settings.setdict(spiderClass.customSettings, 'spider');
+    const customSettings = options.customSettings ?? spiderClass.customSettings;
+    if (customSettings !== undefined) settings.setdict(customSettings, 'spider');
     if (options.settings !== undefined) settings.setdict(options.settings, 'cmdline');
     settings.freeze();
     this.settings = settings;
@@ -178,6 +182,7 @@ export class CrawlerImpl implements Crawler {
   async run(): Promise<string> {
     const s = this.settings;
     const registry = this.#parts;
+    for (const line of unknownSettingWarnings(s)) this.logBus.getLogger('seine.settings').warning(line);
     const downloaderMws = buildComponents<DownloaderMiddleware>(
       orderedComponents('DOWNLOADER_MIDDLEWARES', s.get('DOWNLOADER_MIDDLEWARES_BASE') as ComponentOrderMap, componentMap(s, 'DOWNLOADER_MIDDLEWARES'), registry.downloaderMiddlewares),
       this,

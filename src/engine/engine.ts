@@ -1,5 +1,6 @@
 import { NEVER, Observable, Subject, merge } from 'rxjs';
-import { isRequest } from '../http/request.js';
+import { isRequest, type Request } from '../http/request.js';
+import { notAnOutput } from '../contracts/callback-output.js';
 import type { SpiderOutput } from '../contracts/components.js';
 import type { EngineState } from './engine-state.js';
 import type { Ticket } from './ticket.js';
@@ -58,8 +59,11 @@ export function engineFlow(state: EngineState, start: AsyncIterable<SpiderOutput
     };
 
     const route = (scraped: Scraped): void => {
-      if (isRequest(scraped.output)) state.schedule(scraped.output);
-      else hold(scraped.ticket, { item: scraped.output, response: scraped.response, ticket: scraped.ticket });
+      if (isRequest(scraped.output)) return void state.schedule(scraped.output);
+      const wrong = notAnOutput(scraped.output);
+      if (wrong === null) return hold(scraped.ticket, { item: scraped.output, response: scraped.response, ticket: scraped.ticket });
+      // Scrapy's scraper logs this and goes on; as an item it would reach the feed as {} or {"0": …}.
+      reportNotAnOutput(state, wrong, scraped.ticket.request);
     };
     const hold = (ticket: Ticket, item: ScrapedItem): void => {
       state.tickets.hold(ticket);
@@ -175,8 +179,12 @@ async function consumeStart(
       if (state.closeReason !== null) return false;
       if (++index <= skip) continue; // recorded by an earlier run of this JOBDIR
       const position = index;
+      const wrong = isRequest(output) ? null : notAnOutput(output);
       if (isRequest(output)) {
         state.schedule(output);
+        record(position);
+      } else if (wrong !== null) {
+        reportNotAnOutput(state, wrong, null);
         record(position);
       } else {
         const ticket = state.tickets.openStart();
@@ -202,4 +210,10 @@ async function consumeStart(
     else state.fault('start', null, error);
   }
   return state.closeReason === null;
+}
+
+/** Scrapy's scraper logs an output that is neither a Request nor an item and goes on; as an item it would reach the feed as {} or {"0": …}. */
+function reportNotAnOutput(state: EngineState, wrong: string, request: Request | null): void {
+  const where = request === null ? ' in start()' : ` in ${request.toString()}`;
+  state.crawler.logBus.getLogger('seine.core.scraper').error(`Spider must return request, item, or null, got '${wrong}'${where}: yield an object ({ value: … }) or a Request`);
 }

@@ -64,6 +64,21 @@ async function resolveComponents(value: unknown, modules: ProjectModules, settin
   return anyClass ? resolved : value;
 }
 
+/**
+ * A spider's customSettings with the same rule as settings.ts: class names in
+ * its component lists (`ITEM_PIPELINES: { PricePipeline: 300 }`) are looked up
+ * in the project's modules. Other values are kept as they are.
+ */
+export async function resolveCustomSettings(project: ProjectConfig, customSettings: Readonly<Record<string, unknown>>): Promise<Record<string, unknown>> {
+  const modules = new ProjectModules(project);
+  const settingsExports = await loadModule(project.settingsFile, project.settingsFile.slice(project.root.length + 1));
+  const settings: Record<string, unknown> = { ...customSettings };
+  for (const name of COMPONENT_SETTINGS) {
+    if (name in settings) settings[name] = await resolveComponents(settings[name], modules, settingsExports);
+  }
+  return settings;
+}
+
 /** The project's settings, ready for CrawlerImpl's `projectSettings`. */
 export async function loadProjectSettings(project: ProjectConfig): Promise<Record<string, unknown>> {
   const exports = await loadModule(project.settingsFile, project.settingsFile.slice(project.root.length + 1));

@@ -15,3 +15,4 @@ export {
 } from './schema.js';
 export { parseSetOption, applySetOptions, type SetOption } from './set-option.js';
 export { SettingsError, FrozenSettingsError, SetOptionError } from './settings-error.js';
+export { unknownSettingWarnings, closestSetting } from './unknown-settings.js';

@@ -1,6 +1,7 @@
 import { defineCommand } from '../command.js';
 import { parseFeedOptions, runCrawl, withCrawlOptions, type CrawlOptionArgs } from '../run-crawl.js';
 import { loadSpiders, requireProject } from '../../project/project.js';
+import { resolveCustomSettings } from '../../project/project-settings.js';
 
 /**
  * `seine crawl <spider>`: runs one of the project's spiders, from any folder
@@ -14,13 +15,15 @@ export const crawlCommand = defineCommand<CrawlOptionArgs & { spider: string }>(
   builder: (parser) =>
     withCrawlOptions(parser
       .positional('spider', { type: 'string', describe: 'the name of a spider of the project (see seine list)', demandOption: true })) as never,
-  async handler({ args, settings, logBus, cwd, logger, project: opened }) {
+  async handler({ args, settings, logBus, cwd, logger, project: opened, reconfigureLog }) {
     const feeds = parseFeedOptions(args);
     const project = requireProject(opened, cwd);
     const spiders = await loadSpiders(project);
     const found = spiders.load(String(args.spider));
     logger.debug(`Running spider ${found.name} from ${found.file}`);
-    await runCrawl({ spiderClass: found.spiderClass, args, feeds, settings, projectSettings: { ...project.settings }, logBus });
+    const own = found.spiderClass.customSettings;
+    const customSettings = own === undefined ? undefined : await resolveCustomSettings(project.config, own);
+    await runCrawl({ spiderClass: found.spiderClass, args, feeds, settings, projectSettings: { ...project.settings }, customSettings, logBus, reconfigureLog });
     return 0;
   },
 });

@@ -14,12 +14,12 @@ export const runspiderCommand = defineCommand<{ file: string; a?: string[]; o?: 
   builder: (parser) =>
     withCrawlOptions(parser
       .positional('file', { type: 'string', describe: 'the spider file (.ts or .js)', demandOption: true })) as never,
-  async handler({ args, settings, logBus, cwd, logger }) {
+  async handler({ args, settings, logBus, cwd, logger, reconfigureLog }) {
     parseSpiderArgs(args.a ?? []); // a malformed -a fails before anything loads
     const feeds = parseFeedOptions(args); // formats are checked at the crawl's start, once customSettings are known
     const [spiderClass] = await loadSpiderFile(args.file, cwd);
     logger.debug(`Running spider ${spiderName(spiderClass) ?? '?'} from ${args.file}`);
-    await runCrawl({ spiderClass: spiderClass!, args, feeds, settings, logBus });
+    await runCrawl({ spiderClass: spiderClass!, args, feeds, settings, logBus, reconfigureLog });
     return 0;
   },
 });
