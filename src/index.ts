@@ -11,6 +11,7 @@ export type { SettingsSchema } from './settings/schema.js';
 export { LogBus, Logger, getLogger, formatLogLine, type LogEvent, type LogLevel } from './log/index.js';
 export { SEINE_VERSION as VERSION } from './version.js';
 export { Request, isRequest, type RequestOptions, type Callback, type Errback, type CallbackResult, type Item } from './http/request.js';
+export { JsonRequest, type JsonRequestOptions } from './http/json-request.js';
 export type { RequestMeta } from './http/request-meta.js';
 export { Response, isResponse, type ResponseOptions, type FollowOptions } from './http/response.js';
 export { Headers, type HeadersInit } from './http/headers.js';
