@@ -35,3 +35,4 @@ export { NoResponseError } from './shell/fetch-once.js';
 export { NoSpiderForUrlError, CallbackNotFoundError, NoMatchingRuleError } from './cli/parse-errors.js';
 export { ShellFetchError, FetchInCrawlError, ShellConsoleError, InspectResponseError, ShellUsageError } from './shell/shell-errors.js';
 export { RedisUnreachableError, FrontierBusyError } from './frontier/frontier-errors.js';
+export { CurlError } from './http/curl.js';

@@ -1,3 +1,4 @@
+import { curlToRequestFields, requestToCurl, type FromCurlOptions } from './curl.js';
 import { Headers, type HeadersInit } from './headers.js';
 import { InvalidUrlError } from './http-errors.js';
 import type { Response } from './response.js';
@@ -203,6 +204,30 @@ export class Request {
       encoding: this.encoding,
       ...changes,
     });
+  }
+
+  /**
+   * A request from a curl command, as browsers' developer tools copy it
+   * ("Copy as cURL"): method, URL, headers, cookies, body (Scrapy's
+   * `Request.from_curl`). `options` are Request options laid over it
+   * (`callback`, `meta`…). An option seine does not read is a warning, or a
+   * CurlError with `ignoreUnknownOptions: false`.
+   */
+  static fromCurl(command: string, options: RequestOptions & FromCurlOptions = {}): Request {
+    const { ignoreUnknownOptions, ...requestOptions } = options;
+    const fields = curlToRequestFields(command, { ignoreUnknownOptions });
+    return new this(fields.url, {
+      method: fields.method,
+      headers: fields.headers,
+      body: fields.body,
+      ...(Object.keys(fields.cookies).length > 0 ? { cookies: fields.cookies } : {}),
+      ...requestOptions,
+    });
+  }
+
+  /** The request as a curl command (method, URL, headers, cookies, body), to replay it in a terminal. */
+  toCurl(): string {
+    return requestToCurl(this);
   }
 
   /** `<GET http://…>`, as in Scrapy's logs. */
