@@ -36,3 +36,4 @@ export { NoSpiderForUrlError, CallbackNotFoundError, NoMatchingRuleError } from 
 export { ShellFetchError, FetchInCrawlError, ShellConsoleError, InspectResponseError, ShellUsageError } from './shell/shell-errors.js';
 export { RedisUnreachableError, FrontierBusyError } from './frontier/frontier-errors.js';
 export { CurlError } from './http/curl.js';
+export { FormError } from './http/form-request.js';
