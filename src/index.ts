@@ -13,6 +13,8 @@ export { SEINE_VERSION as VERSION } from './version.js';
 export { Request, isRequest, type RequestOptions, type Callback, type Errback, type CallbackResult, type Item } from './http/request.js';
 export { JsonRequest, type JsonRequestOptions } from './http/json-request.js';
 export { FormRequest, type FormRequestOptions, type FromResponseOptions, type FormData } from './http/form-request.js';
+export { ItemLoader, type ItemLoaderOptions, type FieldProcessors } from './item-loader/item-loader.js';
+export { TakeFirst, MapCompose, Join, Identity, Compose, SelectJmes, type Processor, type ProcessorLike, type LoaderContext } from './item-loader/processors.js';
 export type { RequestMeta } from './http/request-meta.js';
 export { Response, isResponse, type ResponseOptions, type FollowOptions } from './http/response.js';
 export { Headers, type HeadersInit } from './http/headers.js';

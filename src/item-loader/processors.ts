@@ -1,0 +1,121 @@
+/**
+ * The processors of itemloaders (Scrapy's ItemLoader), as classes: each one
+ * takes the list of values a field collected and returns what goes on.
+ * `process(values, context)` receives the loader's context; plain functions
+ * given as processors are called with the values alone.
+ */
+import { search } from '@jmespath-community/jmespath';
+
+export type LoaderContext = Record<string, unknown>;
+
+export interface Processor {
+  process(values: unknown, context: LoaderContext): unknown;
+}
+
+/** A processor: a Processor, or a function of the value. */
+export type ProcessorLike = Processor | ((value: any) => unknown); // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** itemloaders' arg_to_iter: nothing → [], a list as it is, anything else → [it]. */
+export function argToList(value: unknown): unknown[] {
+  if (value === null || value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}
+
+export function runProcessor(processor: ProcessorLike, value: unknown, context: LoaderContext): unknown {
+  return typeof processor === 'function' ? processor(value) : processor.process(value, context);
+}
+
+function processorName(processor: ProcessorLike): string {
+  return typeof processor === 'function' ? processor.name || 'anonymous function' : processor.constructor.name;
+}
+
+function failed(processor: string, fn: string, value: unknown, error: unknown): Error {
+  const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return new Error(`Error in ${processor} with ${fn} value=${JSON.stringify(value) ?? String(value)} error='${reason}'`, { cause: error });
+}
+
+/** The values as they are (the default input and output processor). */
+export class Identity implements Processor {
+  process(values: unknown): unknown {
+    return values;
+  }
+}
+
+/** The first value that is neither null/undefined nor '' (null when there is none). */
+export class TakeFirst implements Processor {
+  process(values: unknown): unknown {
+    for (const value of argToList(values)) if (value !== null && value !== undefined && value !== '') return value;
+    return null;
+  }
+}
+
+/** The values joined with `separator` (a space by default). */
+export class Join implements Processor {
+  constructor(readonly separator = ' ') {}
+
+  process(values: unknown): string {
+    return argToList(values).map(String).join(this.separator);
+  }
+}
+
+/**
+ * Each function applied to each value in turn; a function's array result is
+ * flattened into the values, a null/undefined result drops the value.
+ */
+export class MapCompose implements Processor {
+  readonly functions: ReadonlyArray<(value: any) => unknown>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+  constructor(...functions: Array<(value: any) => unknown>) { // eslint-disable-line @typescript-eslint/no-explicit-any
+    this.functions = functions;
+  }
+
+  process(values: unknown): unknown[] {
+    let current = argToList(values);
+    for (const fn of this.functions) {
+      const next: unknown[] = [];
+      for (const value of current) {
+        try {
+          next.push(...argToList(fn(value)));
+        } catch (error) {
+          throw failed('MapCompose', fn.name || 'anonymous function', value, error);
+        }
+      }
+      current = next;
+    }
+    return current;
+  }
+}
+
+/** The functions applied one after another to the whole value; stops at a null/undefined result unless `stopOnNone` is false. */
+export class Compose implements Processor {
+  readonly functions: ReadonlyArray<(value: any) => unknown>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  stopOnNone = true;
+
+  constructor(...functions: Array<(value: any) => unknown>) { // eslint-disable-line @typescript-eslint/no-explicit-any
+    this.functions = functions;
+  }
+
+  process(values: unknown): unknown {
+    let value = values;
+    for (const fn of this.functions) {
+      if ((value === null || value === undefined) && this.stopOnNone) break;
+      try {
+        value = fn(value);
+      } catch (error) {
+        throw failed('Compose', fn.name || 'anonymous function', value, error);
+      }
+    }
+    return value;
+  }
+}
+
+/** A JMESPath query on the value (an object parsed from JSON, say), with a maintained JMESPath library. */
+export class SelectJmes implements Processor {
+  constructor(readonly expression: string) {}
+
+  process(value: unknown): unknown {
+    return search(value as never, this.expression) ?? null;
+  }
+}
+
+export { processorName };
