@@ -21,9 +21,11 @@ export type CallbackResult =
   | Promise<unknown>
   | { subscribe: (...args: never[]) => unknown };
 
-// Callbacks are called with `this` bound to the spider; `any` for `this` keeps spider subclasses assignable.
+// Callbacks are called with `this` bound to the spider; `any` for `this` keeps spider subclasses assignable, and
+// `any` for the keyword arguments lets a callback type them (`parseDetail(response, { page }: { page: number })`):
+// they are whatever `cbKwargs` the request carries, which the type system cannot tie to the callback.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Callback = (this: any, response: Response, kwargs: Record<string, unknown>) => CallbackResult;
+export type Callback = (this: any, response: Response, kwargs: any) => CallbackResult;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Errback = (this: any, error: Error, request: Request) => CallbackResult;
 
