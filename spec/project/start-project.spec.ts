@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { parse } from 'ini';
-import { startProject } from '../../src/project/start-project.js';
+import { seineDependency, startProject } from '../../src/project/start-project.js';
+import { fileURLToPath } from 'node:url';
 import { StartProjectError } from '../../src/project/project-errors.js';
 import { PROJECT_TEMPLATE_DIR } from '../../src/project/templates.js';
 import { SEINE_VERSION } from '../../src/version.js';
@@ -53,11 +54,18 @@ describe('startProject', () => {
     expect(cfg).toEqual({ settings: { default: 'tutorial.settings' }, deploy: { project: 'tutorial' } });
   });
 
-  it('writes a package.json that depends on this seine and is an ES module package', () => {
+  it('writes a package.json that depends on this seine (this checkout: its folder) and rxjs, and is an ES module package', () => {
     const pkg = JSON.parse(readFileSync(join(dir, 'tutorial', 'package.json'), 'utf8')) as Record<string, unknown>;
     expect(pkg['name']).toBe('tutorial');
     expect(pkg['type']).toBe('module');
-    expect(pkg['dependencies']).toEqual({ seine: `^${SEINE_VERSION}` });
+    const seineRoot = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
+    const own = JSON.parse(readFileSync(join(seineRoot, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(pkg['dependencies']).toEqual({ seine: `file:${seineRoot}`, rxjs: own.dependencies['rxjs'] });
+  });
+
+  it('depends on the version range when seine is a registry copy inside node_modules', () => {
+    expect(seineDependency('/home/ann/shop/node_modules/seine', SEINE_VERSION)).toBe(`^${SEINE_VERSION}`);
+    expect(seineDependency('/home/ann/src/seine', SEINE_VERSION)).toBe('file:/home/ann/src/seine');
   });
 
   it('writes a tsconfig.json for ES2022 and NodeNext resolution', () => {

@@ -26,6 +26,29 @@ export interface StartedProject {
   readonly message: string;
 }
 
+/** seine's own folder: scaffold/ sits at its root. */
+const SEINE_ROOT = resolve(PROJECT_TEMPLATE_DIR, '..', '..');
+
+/**
+ * How the new project depends on seine: the version range when this seine is
+ * a copy installed from the registry (it lives in a node_modules folder), else
+ * the folder itself (`file:…`): a seine run from a checkout or a tarball is not
+ * on the registry, and `npm install` could not resolve `^0.1.0`.
+ */
+export function seineDependency(root: string = SEINE_ROOT, version: string = SEINE_VERSION): string {
+  return root.split(/[\\/]/).includes('node_modules') ? `^${version}` : `file:${root}`;
+}
+
+/** The rxjs range seine itself depends on: a project's streams code imports rxjs, and gets the same copy. */
+function rxjsRange(root: string = SEINE_ROOT): string {
+  try {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    return pkg.dependencies?.rxjs ?? '^7.8.0';
+  } catch {
+    return '^7.8.0';
+  }
+}
+
 /** npm package names are lower case and may not start with '_' or '.'. */
 function packageName(name: string): string {
   return name.toLowerCase().replace(/^_+/, '') || 'project';
@@ -60,7 +83,14 @@ export function startProject({ name, dir, cwd }: StartProjectOptions): StartedPr
   if (existsSync(projectDir) && (!statSync(projectDir).isDirectory() || readdirSync(projectDir).length > 0)) {
     throw new StartProjectError(`Directory ${projectDir} already exists and is not empty: choose another name or directory`);
   }
-  const vars = { project_name: name, ProjectName: camelCaseName(name), package_name: packageName(name), seine_version: SEINE_VERSION };
+  const vars = {
+    project_name: name,
+    ProjectName: camelCaseName(name),
+    package_name: packageName(name),
+    seine_version: SEINE_VERSION,
+    seine_dependency: JSON.stringify(seineDependency()).slice(1, -1),
+    rxjs_range: rxjsRange(),
+  };
   copyTemplates(PROJECT_TEMPLATE_DIR, projectDir, name, vars);
   const message = [
     `New Seine project '${name}', using template directory '${PROJECT_TEMPLATE_DIR}', created in:`,
