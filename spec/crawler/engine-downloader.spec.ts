@@ -106,7 +106,7 @@ describe('throttle', () => {
     // Times are taken when each request has arrived at the server: on a loaded machine one arrival can be late and
     // the next gap shorter (CI saw 80 ms), but the pace holds on average. Without the delay the gaps are ~1 ms.
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(50);
-    expect((times.at(-1)! - times[0]!) / gaps.length).toBeGreaterThanOrEqual(95);
+    expect((times.at(-1)! - times[0]!) / gaps.length).toBeGreaterThanOrEqual(85);
   });
 });
 
