@@ -8,7 +8,7 @@
  * being measured has one core and the site the other.
  */
 
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -18,7 +18,7 @@ import { runCrawler, type CrawlerCommand } from './crawler-run.js';
 import { formatSummary, loadProfile, summarizeProfile } from './profile-summary.js';
 import { ratioLines, table, toRow, warnings, type CrawlerResult } from './report.js';
 import { DEFAULT_PAGES, ENTRIES_PER_PAGE } from './site-page.js';
-import type { SiteHits } from './site-server.js';
+import { siteHits, startSite } from './site-process.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const ROOT = resolve(HERE, '../..');
@@ -92,26 +92,7 @@ function scrapyPython(): { python: string; version: string } | { python: string;
   return { python, problem: `'${python} -c "import scrapy"' failed (${(probe.stderr || probe.error?.message || '').trim().split('\n').at(-1)}): install Debian's python3-scrapy, or set SEINE_BENCH_PYTHON` };
 }
 
-async function startSite(pages: number): Promise<{ url: string; process: ChildProcess }> {
-  // stdin stays open: the site stops when it closes, so it never outlives this process.
-  const child = spawn(process.execPath, ['--import', 'tsx', join(HERE, 'site-server.ts'), String(pages)], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolveUrl, reject) => {
-    let out = '';
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk;
-      const nl = out.indexOf('\n');
-      if (nl >= 0) resolveUrl((JSON.parse(out.slice(0, nl)) as { url: string }).url);
-    });
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`the benchmark site exited with status ${code} before it listened`)));
-  });
-  return { url, process: child };
-}
 
-async function siteHits(url: string): Promise<SiteHits> {
-  const response = await fetch(`${url}/__hits`);
-  return (await response.json()) as SiteHits;
-}
 
 function loadNote(): string | null {
   const [oneMinute] = loadavg();

@@ -13,14 +13,13 @@
  * docs/distributed-scaling.md reads these figures.
  */
 
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runCrawler, type CrawlerCommand, type CrawlerMeasurement } from '../crawl/crawler-run.js';
-import type { SiteHits } from '../crawl/site-server.js';
+import { siteHits, startSite } from '../crawl/site-process.js';
 import { BenchRedis, redisServerVersion, type RedisFigures } from './redis-process.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
@@ -92,25 +91,7 @@ function options() {
   return { pages, delay, workers, starts, keep: values.keep, help: values.help };
 }
 
-async function startSite(pages: number, delayMs: number): Promise<{ url: string; process: ChildProcess }> {
-  // stdin stays open: the site stops when it closes, so it never outlives this process.
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'crawl', 'site-server.ts'), String(pages), String(delayMs)], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolveUrl, reject) => {
-    let out = '';
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk;
-      const nl = out.indexOf('\n');
-      if (nl >= 0) resolveUrl((JSON.parse(out.slice(0, nl)) as { url: string }).url);
-    });
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`the benchmark site exited with status ${code} before it listened`)));
-  });
-  return { url, process: child };
-}
 
-async function siteHits(url: string): Promise<SiteHits> {
-  return (await (await fetch(`${url}/__hits`)).json()) as SiteHits;
-}
 
 interface SiteUnderTest {
   readonly url: string;

@@ -8,6 +8,7 @@
  */
 import { SeineError } from '../errors/seine-error.js';
 import type { Selector } from '../selector/selector.js';
+import { Headers } from './headers.js';
 import { Request, type RequestOptions } from './request.js';
 import type { Response } from './response.js';
 import { joinUrl } from './urljoin.js';
@@ -70,7 +71,7 @@ function withFormData(url: string, options: FormRequestOptions): { url: string; 
   const encoding = rest.encoding ?? 'utf-8';
   const query = urlencodeForm(pairs(formdata), encoding);
   if (method === 'POST') {
-    const headers = new Request(url, { headers: rest.headers }).headers;
+    const headers = new Headers(rest.headers);
     headers.setDefault('Content-Type', 'application/x-www-form-urlencoded');
     return { url, options: { ...rest, method, headers, body: query } };
   }

@@ -42,23 +42,7 @@ export class JsonRequest extends Request {
 
   /** A changed copy; `data` gives a new body (the method stays what it was, as in Scrapy). */
   override replace(changes: JsonRequestOptions & { url?: string } = {}): JsonRequest {
-    const options = withBody({ sortKeys: this.sortKeys, ...changes }, false);
-    return new JsonRequest(changes.url ?? this.url, {
-      callback: this.callback,
-      errback: this.errback,
-      method: this.method,
-      headers: this.headers,
-      body: this.body,
-      cookies: this.cookies,
-      meta: this.meta,
-      cbKwargs: this.cbKwargs,
-      priority: this.priority,
-      dontFilter: this.dontFilter,
-      flags: this.flags,
-      encoding: this.encoding,
-      sortKeys: this.sortKeys,
-      ...options,
-    });
+    return super.replace({ sortKeys: this.sortKeys, ...withBody({ sortKeys: this.sortKeys, ...changes }, false) } as RequestOptions) as JsonRequest;
   }
 }
 

@@ -189,9 +189,13 @@ export class Request {
     this.flags = [...(options.flags ?? [])];
   }
 
-  /** A copy with the given fields replaced (`request.replace({ method: 'POST' })`); meta and cbKwargs are copied, not shared. */
+  /**
+   * A copy with the given fields replaced (`request.replace({ method: 'POST' })`); meta and cbKwargs are copied, not
+   * shared. The copy is of the same class (a JsonRequest stays one), made through its constructor.
+   */
   replace(changes: RequestOptions & { url?: string } = {}): Request {
-    return new Request(changes.url ?? this.url, {
+    const Same = this.constructor as new (url: string, options: RequestOptions) => Request;
+    return new Same(changes.url ?? this.url, {
       callback: this.callback,
       errback: this.errback,
       method: this.method,
