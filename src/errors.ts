@@ -37,3 +37,4 @@ export { ShellFetchError, FetchInCrawlError, ShellConsoleError, InspectResponseE
 export { RedisUnreachableError, FrontierBusyError } from './frontier/frontier-errors.js';
 export { CurlError } from './http/curl.js';
 export { FormError } from './http/form-request.js';
+export { ContractError } from './spider-contracts/contract.js';

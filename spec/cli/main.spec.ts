@@ -51,6 +51,7 @@ describe('seine with no command', () => {
         '',
         'Available commands:',
         '  bench         Run quick benchmark test',
+        '  check         Check spider contracts',
         '  crawl         Run a spider',
         '  demo          Crawl a bundled demo site with the tutorial spider',
         '  fetch         Fetch a URL using the seine downloader',
@@ -407,7 +408,7 @@ describe('command context', () => {
   });
 
   it('registers only the working commands', () => {
-    expect(COMMANDS.map((command) => command.name)).toEqual(['bench', 'crawl', 'demo', 'fetch', 'frontier', 'genspider', 'list', 'parse', 'runspider', 'settings', 'shell', 'startproject', 'version', 'view']);
+    expect(COMMANDS.map((command) => command.name)).toEqual(['bench', 'check', 'crawl', 'demo', 'fetch', 'frontier', 'genspider', 'list', 'parse', 'runspider', 'settings', 'shell', 'startproject', 'version', 'view']);
   });
 });
 

@@ -14,10 +14,10 @@ import { moduleFile } from './find-project.js';
 
 const SETTING_NAME = /^[A-Z][A-Z0-9_]*$/;
 
-export const COMPONENT_SETTINGS = ['ITEM_PIPELINES', 'DOWNLOADER_MIDDLEWARES', 'SPIDER_MIDDLEWARES', 'EXTENSIONS'] as const;
+export const COMPONENT_SETTINGS = ['ITEM_PIPELINES', 'DOWNLOADER_MIDDLEWARES', 'SPIDER_MIDDLEWARES', 'EXTENSIONS', 'SPIDER_CONTRACTS'] as const;
 
 /** Where a bare class name is looked up, in this order (Scrapy's generated settings name these modules). */
-const COMPONENT_MODULES = ['pipelines', 'middlewares', 'extensions'] as const;
+const COMPONENT_MODULES = ['pipelines', 'middlewares', 'extensions', 'contracts'] as const;
 
 type Exports = Record<string, unknown>;
 

@@ -21,7 +21,8 @@ function isSourceFile(name: string): boolean {
   return /\.(ts|mts)$/.test(name) && !/\.d\.m?ts$/.test(name);
 }
 
-function sourceFiles(dir: string): string[] {
+/** The .ts files under `dir`, sorted, node_modules and dot folders left out. */
+export function sourceFiles(dir: string): string[] {
   const files: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
     const path = join(dir, entry.name);

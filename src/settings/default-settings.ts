@@ -144,6 +144,14 @@ export const DEFAULT_SETTINGS: Readonly<SettingsSchema> = {
   SCHEDULER_DISK_QUEUE: 'LifoDiskQueue',
   SCHEDULER_MEMORY_QUEUE: 'LifoMemoryQueue',
   SCHEDULER_PRIORITY_QUEUE: 'ScrapyPriorityQueue',
+  SPIDER_CONTRACTS: {},
+  SPIDER_CONTRACTS_BASE: {
+    UrlContract: 1,
+    CallbackKeywordArgumentsContract: 1,
+    MetadataContract: 1,
+    ReturnsContract: 2,
+    ScrapesContract: 3,
+  },
   SPIDER_MIDDLEWARES: {},
   SPIDER_MIDDLEWARES_BASE: {
     HttpErrorMiddleware: 50,

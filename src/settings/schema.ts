@@ -144,6 +144,8 @@ export interface SettingsSchema {
   SCHEDULER_DISK_QUEUE: string;
   SCHEDULER_MEMORY_QUEUE: string;
   SCHEDULER_PRIORITY_QUEUE: string;
+  SPIDER_CONTRACTS: ComponentOrders;
+  SPIDER_CONTRACTS_BASE: ComponentOrders;
   SPIDER_MIDDLEWARES: ComponentOrders;
   SPIDER_MIDDLEWARES_BASE: ComponentOrders;
   SPIDER_MODULES: string[];
@@ -318,6 +320,8 @@ export const SETTING_KINDS: { readonly [K in SettingName]: KindsFor<SettingsSche
   SCHEDULER_DISK_QUEUE: 'string',
   SCHEDULER_MEMORY_QUEUE: 'string',
   SCHEDULER_PRIORITY_QUEUE: 'string',
+  SPIDER_CONTRACTS: 'dict',
+  SPIDER_CONTRACTS_BASE: 'dict',
   SPIDER_MIDDLEWARES: 'dict',
   SPIDER_MIDDLEWARES_BASE: 'dict',
   SPIDER_MODULES: 'stringList',

@@ -4,6 +4,7 @@
  */
 import type { SeineCommand } from '../command.js';
 import { benchCommand } from './bench.js';
+import { checkCommand } from './check.js';
 import { crawlCommand } from './crawl.js';
 import { demoCommand } from './demo.js';
 import { fetchCommand } from './fetch.js';
@@ -20,6 +21,7 @@ import { viewCommand } from './view.js';
 
 export const COMMANDS: readonly SeineCommand[] = [
   benchCommand,
+  checkCommand,
   crawlCommand,
   demoCommand,
   fetchCommand,

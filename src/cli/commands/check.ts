@@ -1,0 +1,96 @@
+import { performance } from 'node:perf_hooks';
+import { join } from 'node:path';
+import { loadSpiders, requireProject } from '../../project/project.js';
+import { sourceFiles, spiderModuleFiles } from '../../project/spider-loader.js';
+import { orderedComponents, type ComponentOrderMap } from '../../crawler/component-list.js';
+import type { Settings } from '../../settings/settings.js';
+import { ContractError, contractName, type ContractClass } from '../../spider-contracts/contract.js';
+import { BUILTIN_CONTRACTS } from '../../spider-contracts/default-contracts.js';
+import { ContractReport } from '../../spider-contracts/contract-report.js';
+import { SourceDocs, testedMethods } from '../../spider-contracts/tested-methods.js';
+import { runContractChecks } from '../check-contracts.js';
+import { defineCommand } from '../command.js';
+import { cmdlineSettings } from '../run-crawl.js';
+
+interface CheckArgs {
+  spider?: string[];
+  list?: boolean;
+  verbose?: boolean;
+}
+
+/** SPIDER_CONTRACTS_BASE merged with SPIDER_CONTRACTS, by the `@name` each class answers to. */
+function contractRegistry(settings: Settings): Map<string, ContractClass> {
+  const read = (name: 'SPIDER_CONTRACTS' | 'SPIDER_CONTRACTS_BASE'): ComponentOrderMap => {
+    const raw = settings.getRaw(name);
+    return raw instanceof Map ? (raw as ComponentOrderMap) : (settings.get(name) as ComponentOrderMap);
+  };
+  const classes = orderedComponents('SPIDER_CONTRACTS', read('SPIDER_CONTRACTS_BASE'), read('SPIDER_CONTRACTS'), BUILTIN_CONTRACTS as ReadonlyMap<string, never>);
+  const registry = new Map<string, ContractClass>();
+  for (const cls of classes as unknown as ContractClass[]) {
+    const name = contractName(cls);
+    if (name === null) {
+      throw new ContractError(`The contract class ${(cls as Function).name || '(anonymous)'} in SPIDER_CONTRACTS has no name: add static name = '…', the word after @ in doc comments`);
+    }
+    registry.set(name, cls);
+  }
+  return registry;
+}
+
+/**
+ * `seine check [spider…]`: runs the contracts in the spiders' callback doc
+ * comments (Scrapy's check command) and reports them as a test run on
+ * stderr; exit status 1 when any failed. `-l` lists the tested callbacks.
+ */
+export const checkCommand = defineCommand<CheckArgs>({
+  name: 'check',
+  positionals: '[spider..]',
+  description: 'Check spider contracts',
+  defaultSettings: { LOG_ENABLED: false },
+  builder: (parser) =>
+    parser
+      .positional('spider', { type: 'string', array: true, describe: 'the spiders to check (default: all of them)' })
+      .option('list', { alias: 'l', type: 'boolean', describe: 'only list contracts, without checking them' })
+      .option('verbose', { alias: 'v', type: 'boolean', describe: 'print contract tests for all spiders' }) as never,
+  async handler({ args, settings, logBus, cwd, stdout, stderr, project: opened }) {
+    const project = requireProject(opened, cwd);
+    const spiders = await loadSpiders(project);
+    const names = args.spider !== undefined && args.spider.length > 0 ? args.spider : spiders.list();
+    const found = names.map((name) => spiders.load(name));
+    const contracts = contractRegistry(settings);
+    const root = project.config.root;
+    const moduleFiles = project.spiderModules.flatMap((module) => spiderModuleFiles(root, module));
+    const checked = found.map((spider) => {
+      // The spider's own file first, then its modules' and the project's other files (for base classes).
+      const sources = new SourceDocs([...new Set([join(root, spider.file), ...moduleFiles, ...sourceFiles(root)])]);
+      return { name: spider.name, spiderClass: spider.spiderClass, methods: testedMethods(spider.spiderClass, sources, new Set(contracts.keys())) };
+    });
+
+    if (args.list === true) {
+      for (const spider of [...checked].sort((a, b) => (a.name < b.name ? -1 : 1))) {
+        if (spider.methods.length === 0) continue;
+        stdout.write(`${spider.name}\n`);
+        for (const method of spider.methods) stdout.write(`  * ${method.name}\n`);
+      }
+      return 0;
+    }
+
+    const report = new ContractReport(stderr, args.verbose === true);
+    // Spiders may tell a check from a crawl, as with Scrapy's SCRAPY_CHECK.
+    const previous = process.env['SEINE_CHECK'];
+    process.env['SEINE_CHECK'] = 'true';
+    const started = performance.now();
+    try {
+      await runContractChecks({
+        spiders: checked, contracts, report, projectRoot: root, logBus,
+        // A check exports nothing and keeps out of the crawl's job folder.
+        settings: { ...cmdlineSettings(settings), FEEDS: {}, JOBDIR: null },
+        projectSettings: { ...project.settings },
+      });
+    } finally {
+      if (previous === undefined) delete process.env['SEINE_CHECK'];
+      else process.env['SEINE_CHECK'] = previous;
+    }
+    report.finish((performance.now() - started) / 1000);
+    return report.successful ? 0 : 1;
+  },
+});
