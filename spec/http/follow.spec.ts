@@ -222,3 +222,15 @@ describe('followAll', () => {
     expect(response.followAll([])).toEqual([]);
   });
 });
+
+describe('follow(target, callback, options)', () => {
+  it("takes the Request options after the callback, as Scrapy's keyword arguments", () => {
+    const response = html(LINKS);
+    const one = response.follow('page-2.html', parseItem, { cbKwargs: { page: 2 }, meta: { m: 1 } });
+    expect([one.url, one.callback, one.cbKwargs, one.meta['m']]).toEqual(['http://example.com/base/dir/page-2.html', parseItem, { page: 2 }, 1]);
+    const all = response.followAll({ css: 'a.next' }, parseItem, { cbKwargs: { page: 3 } });
+    expect(all.map((request) => [request.url, request.callback, request.cbKwargs])).toEqual([['http://example.com/base/dir/page-2.html', parseItem, { page: 3 }]]);
+    // Options alone still work, and a callback in the options too.
+    expect(response.follow('x.html', { callback: parse, cbKwargs: { a: 1 } }).cbKwargs).toEqual({ a: 1 });
+  });
+});

@@ -66,6 +66,11 @@ describe('ItemLoader', () => {
     expect(new SelectJmes('items[?price > `10`].name').process({ items: [{ name: 'a', price: 5 }, { name: 'b', price: 12 }] })).toEqual(['b']);
   });
 
+  it('takes processors among the functions of MapCompose and Compose (values from itemloaders 1.0.6)', () => {
+    expect(new MapCompose(JSON.parse, new SelectJmes('a.b')).process(['{"a": {"b": 1}}', '{"a": {"b": [2, 3]}}', '{}'])).toEqual([1, 2, 3]);
+    expect(new Compose(new TakeFirst(), (s: string) => s.toUpperCase()).process(['', 'x', 'y'])).toBe('X');
+  });
+
   it('says which processor failed on which value', () => {
     const loader = new ItemLoader<{ n: number }>();
     const boom = (): never => {

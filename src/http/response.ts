@@ -35,9 +35,10 @@ export type FollowAllQuery = ({ css: string; xpath?: undefined } | { xpath: stri
 
 const EMPTY = Buffer.alloc(0);
 
-function optionsOf(callbackOrOptions: Callback | FollowOptions | null | undefined): FollowOptions {
-  if (typeof callbackOrOptions === 'function') return { callback: callbackOrOptions };
-  return callbackOrOptions ?? {};
+/** follow()'s second and third arguments as one set of options: `(callback)`, `(options)` or `(callback, options)`. */
+function optionsOf(callbackOrOptions: Callback | FollowOptions | null | undefined, more?: FollowOptions): FollowOptions {
+  if (typeof callbackOrOptions === 'function') return { ...more, callback: callbackOrOptions };
+  return { ...callbackOrOptions, ...more };
 }
 
 function isQuery(value: unknown): value is FollowAllQuery {
@@ -228,10 +229,12 @@ export class Response {
   /**
    * A Request for one link: a URL or href (relative to `baseUrl`), a Selector
    * of an `<a>` / `<link>` element or of an attribute or text, or an object
-   * with a `url`. The second argument is the callback or the Request options.
+   * with a `url`. Then the callback, or the Request options, or both:
+   * `follow(href, this.parseItem, { cbKwargs: { page } })` (Scrapy's
+   * keyword arguments after the callback).
    */
-  follow(target: FollowTarget, callbackOrOptions?: Callback | FollowOptions | null): Request {
-    return this.#request(linkOf(target), optionsOf(callbackOrOptions));
+  follow(target: FollowTarget, callbackOrOptions?: Callback | FollowOptions | null, options?: FollowOptions): Request {
+    return this.#request(linkOf(target), optionsOf(callbackOrOptions, options));
   }
 
   /**
@@ -244,8 +247,8 @@ export class Response {
    * `Ignoring link …`) and counts it in `spider/invalid_url`; Scrapy's
    * follow_all fails there and the links after it are lost.
    */
-  followAll(targets: Iterable<FollowTarget> | FollowAllQuery, callbackOrOptions?: Callback | FollowOptions | null): Request[] {
-    let options = optionsOf(callbackOrOptions);
+  followAll(targets: Iterable<FollowTarget> | FollowAllQuery, callbackOrOptions?: Callback | FollowOptions | null, moreOptions?: FollowOptions): Request[] {
+    let options = optionsOf(callbackOrOptions, moreOptions);
     let links: string[];
     if (isQuery(targets)) {
       const { css, xpath, ...rest } = targets;

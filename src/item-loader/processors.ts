@@ -59,25 +59,25 @@ export class Join implements Processor {
 }
 
 /**
- * Each function applied to each value in turn; a function's array result is
+ * Each function (or processor: `new MapCompose(JSON.parse, new SelectJmes('a.b'))`) applied to each value in turn; a function's array result is
  * flattened into the values, a null/undefined result drops the value.
  */
 export class MapCompose implements Processor {
-  readonly functions: ReadonlyArray<(value: any) => unknown>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  readonly functions: readonly ProcessorLike[];
 
-  constructor(...functions: Array<(value: any) => unknown>) { // eslint-disable-line @typescript-eslint/no-explicit-any
+  constructor(...functions: ProcessorLike[]) {
     this.functions = functions;
   }
 
-  process(values: unknown): unknown[] {
+  process(values: unknown, context: LoaderContext = {}): unknown[] {
     let current = argToList(values);
     for (const fn of this.functions) {
       const next: unknown[] = [];
       for (const value of current) {
         try {
-          next.push(...argToList(fn(value)));
+          next.push(...argToList(runProcessor(fn, value, context)));
         } catch (error) {
-          throw failed('MapCompose', fn.name || 'anonymous function', value, error);
+          throw failed('MapCompose', processorName(fn), value, error);
         }
       }
       current = next;
@@ -88,21 +88,21 @@ export class MapCompose implements Processor {
 
 /** The functions applied one after another to the whole value; stops at a null/undefined result unless `stopOnNone` is false. */
 export class Compose implements Processor {
-  readonly functions: ReadonlyArray<(value: any) => unknown>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  readonly functions: readonly ProcessorLike[];
   stopOnNone = true;
 
-  constructor(...functions: Array<(value: any) => unknown>) { // eslint-disable-line @typescript-eslint/no-explicit-any
+  constructor(...functions: ProcessorLike[]) {
     this.functions = functions;
   }
 
-  process(values: unknown): unknown {
+  process(values: unknown, context: LoaderContext = {}): unknown {
     let value = values;
     for (const fn of this.functions) {
       if ((value === null || value === undefined) && this.stopOnNone) break;
       try {
-        value = fn(value);
+        value = runProcessor(fn, value, context);
       } catch (error) {
-        throw failed('Compose', fn.name || 'anonymous function', value, error);
+        throw failed('Compose', processorName(fn), value, error);
       }
     }
     return value;
