@@ -160,3 +160,65 @@ describe('docs/requests.md', () => {
     expect(site.requests.find((hit) => hit.method === 'POST')?.body).toMatch(/^csrf_token=csrf-7c1e&/);
   }, TIMEOUT);
 });
+
+describe('docs/pipelines.md and docs/middlewares.md', () => {
+  let site: TestSite;
+  beforeAll(async () => {
+    site = await startSite({
+      '/books.html': `<html><body><ul>
+<li class="book"><h3>Emma</h3><span class="price">£12.00</span></li>
+<li class="book"><h3>Dune</h3></li>
+<li class="book"><h3>Emma</h3><span class="price">£11.00</span></li>
+<li class="book"><h3>Ulysses</h3><span class="price">£8.00</span></li>
+</ul></body></html>`,
+      '/api/status': (req, res) => {
+        res.writeHead(req.headers['x-api-key'] === 'k-123' ? 200 : 401, { 'Content-Type': 'text/html' }).end('<title>API up</title>');
+      },
+      '/maintenance.html': '<title>From the server</title>',
+      '/page/1/': '<html><head><title>One</title></head><body><a href="/page/2/">2</a> <a href="/about/">about</a></body></html>',
+      '/page/2/': '<html><head><title>Two</title></head><body><a href="/about/">about</a></body></html>',
+      '/about/': '<html><head><title>About</title></head><body></body></html>',
+    });
+  });
+  afterAll(async () => site.close());
+
+  async function runExample(page: string, name: string): Promise<{ items: unknown[]; stderr: string }> {
+    const source = docExamples(page).get(name)!.replaceAll('http://127.0.0.1:8000/', site.url('/'));
+    writeFileSync(join(dir, `${name}.ts`), source);
+    const run = await runSeine(['runspider', `${name}.ts`, '-O', `${name}.json`, '-s', 'TELNETCONSOLE_ENABLED=false'], dir);
+    expect(run.status).toBe(0);
+    return { items: JSON.parse(readFileSync(join(dir, `${name}.json`), 'utf8')) as unknown[], stderr: run.stderr };
+  }
+
+  it('pipelines: the feed and the log lines the page shows', async () => {
+    const { items, stderr } = await runExample('pipelines.md', 'pipelines');
+    const doc = readFileSync(join(ROOT, 'docs', 'pipelines.md'), 'utf8');
+    const session = /```\n\$ seine runspider books\.ts -O books\.json\n([\s\S]*?)\$ cat books\.json\n([\s\S]*?)```/.exec(doc)!;
+    expect(items).toEqual(JSON.parse(session[2]!));
+    for (const line of session[1]!.split('\n').filter((l) => l !== '' && l !== '…')) {
+      expect(stderr).toContain(`${line}\n`);
+    }
+  }, TIMEOUT);
+
+  it('downloader middleware: the API request carries the key, the maintenance page is answered without a download', async () => {
+    site.reset();
+    const { items } = await runExample('middlewares.md', 'downloader-middleware');
+    expect(items).toEqual(expect.arrayContaining([
+      { url: site.url('/api/status'), status: 200, title: 'API up' },
+      { url: site.url('/maintenance.html'), status: 200, title: 'Back soon' },
+    ]));
+    expect(items).toHaveLength(2);
+    expect(site.hits).not.toContain('/maintenance.html');
+  }, TIMEOUT);
+
+  it('spider middleware: items stamped with their page, requests outside /page/ dropped', async () => {
+    site.reset();
+    const { items } = await runExample('middlewares.md', 'spider-middleware');
+    expect(items).toEqual(expect.arrayContaining([
+      { title: 'One', source: site.url('/page/1/') },
+      { title: 'Two', source: site.url('/page/2/') },
+    ]));
+    expect(items).toHaveLength(2);
+    expect(site.hits).not.toContain('/about/');
+  }, TIMEOUT);
+});
