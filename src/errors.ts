@@ -38,3 +38,4 @@ export { RedisUnreachableError, FrontierBusyError } from './frontier/frontier-er
 export { CurlError } from './http/curl.js';
 export { FormError } from './http/form-request.js';
 export { ContractError } from './spider-contracts/contract.js';
+export { NoChromiumError, BrowserLaunchError, PageCrashedError, BrowserClosedError, PageMethodError } from './browser/browser-errors.js';

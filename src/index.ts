@@ -14,6 +14,7 @@ export { Request, isRequest, type RequestOptions, type Callback, type Errback, t
 export { JsonRequest, type JsonRequestOptions } from './http/json-request.js';
 export { FormRequest, type FormRequestOptions, type FromResponseOptions, type FormData } from './http/form-request.js';
 export { ItemLoader, type ItemLoaderOptions, type FieldProcessors } from './item-loader/item-loader.js';
+export { PageMethod } from './browser/page-method.js';
 export { Contract, ContractFail, type ContractRequestArgs, type ContractRequestClass } from './spider-contracts/contract.js';
 export { UrlContract, CallbackKeywordArgumentsContract, MetadataContract, ReturnsContract, ScrapesContract } from './spider-contracts/default-contracts.js';
 export { TakeFirst, MapCompose, Join, Identity, Compose, SelectJmes, type Processor, type ProcessorLike, type LoaderContext } from './item-loader/processors.js';

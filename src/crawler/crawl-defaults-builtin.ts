@@ -2,6 +2,7 @@ import type { Request } from '../http/request.js';
 import { fingerprint } from '../http/fingerprint.js';
 import { createSpider } from '../contracts/create-spider.js';
 import { createGotFetch, gotFetchOptionsFromSettings } from '../download/fetch-got.js';
+import { browserDownloader } from '../browser/browser-downloader.js';
 import type { WarnSizeStage } from '../download/fetch-contract.js';
 import { MemoryStatsCollector } from '../stats/index.js';
 import { Scheduler } from '../scheduler/index.js';
@@ -43,8 +44,16 @@ export const CRAWL_DEFAULTS: CrawlDefaults = {
     const maxSize = settings.getInt('DOWNLOAD_MAXSIZE');
     const warnSize = settings.getInt('DOWNLOAD_WARNSIZE');
     const logger = crawler.logBus.getLogger('seine.core.downloader');
+    // Checks the PLAYWRIGHT_* settings now; the browser itself starts with the first request that wants it.
+    const browser = browserDownloader(crawler);
     return (request: Request) => {
       const meta = request.meta;
+      if (browser.wants(request)) {
+        return browser.fetch(request, {
+          signal: crawler.abortController.signal,
+          timeoutMs: typeof meta['download_timeout'] === 'number' ? meta['download_timeout'] * 1000 : null,
+        });
+      }
       const requestWarnSize = typeof meta['download_warnsize'] === 'number' ? meta['download_warnsize'] : warnSize;
       return fetch(request, {
         signal: crawler.abortController.signal,

@@ -123,6 +123,15 @@ export interface SettingsSchema {
   RETRY_ENABLED: boolean;
   RETRY_TIMES: number;
   RETRY_BACKOFF_MAX: number;
+  PLAYWRIGHT_ABORT_REQUEST: ((request: { url(): string; resourceType(): string }) => boolean | Promise<boolean>) | null;
+  PLAYWRIGHT_BROWSER_TYPE: string;
+  PLAYWRIGHT_BY_DEFAULT: boolean;
+  PLAYWRIGHT_CONTEXTS: Record<string, Record<string, unknown>>;
+  PLAYWRIGHT_DEFAULT_NAVIGATION_TIMEOUT: number;
+  PLAYWRIGHT_LAUNCH_OPTIONS: Record<string, unknown>;
+  PLAYWRIGHT_MAX_CONTEXTS: number;
+  PLAYWRIGHT_MAX_PAGES_PER_CONTEXT: number;
+  PLAYWRIGHT_RECYCLE_CONTEXT_PAGES: number;
   REDIS_BLOOM_CAPACITY: number;
   REDIS_BLOOM_ERROR_RATE: number;
   REDIS_CONNECT_TIMEOUT: number;
@@ -299,6 +308,15 @@ export const SETTING_KINDS: { readonly [K in SettingName]: KindsFor<SettingsSche
   RETRY_ENABLED: 'bool',
   RETRY_TIMES: 'int',
   RETRY_BACKOFF_MAX: 'float',
+  PLAYWRIGHT_ABORT_REQUEST: 'dict',
+  PLAYWRIGHT_BROWSER_TYPE: 'string',
+  PLAYWRIGHT_BY_DEFAULT: 'bool',
+  PLAYWRIGHT_CONTEXTS: 'dict',
+  PLAYWRIGHT_DEFAULT_NAVIGATION_TIMEOUT: 'float',
+  PLAYWRIGHT_LAUNCH_OPTIONS: 'dict',
+  PLAYWRIGHT_MAX_CONTEXTS: 'int',
+  PLAYWRIGHT_MAX_PAGES_PER_CONTEXT: 'int',
+  PLAYWRIGHT_RECYCLE_CONTEXT_PAGES: 'int',
   REDIS_BLOOM_CAPACITY: 'int',
   REDIS_BLOOM_ERROR_RATE: 'float',
   REDIS_CONNECT_TIMEOUT: 'float',

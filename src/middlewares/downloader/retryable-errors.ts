@@ -11,6 +11,9 @@ export const RETRYABLE_ERROR_CODES: readonly string[] = Object.freeze([
   'SEINE_DNS_LOOKUP_FAILED',
   'SEINE_DOWNLOAD_TIMEOUT',
   'SEINE_CONNECTION_LOST',
+  // A browser page whose renderer crashed, or whose browser went away, loads on a second try (src/browser).
+  'SEINE_PAGE_CRASHED',
+  'SEINE_BROWSER_CLOSED',
 ]);
 
 export const RETRYABLE_ERROR_NAMES: readonly string[] = Object.freeze(['TimeoutError']);

@@ -1,0 +1,7 @@
+import type { Request } from '../http/request.js';
+
+/** True when `request` is downloaded with the browser: `meta.playwright`, or PLAYWRIGHT_BY_DEFAULT unless meta says `playwright: false`. */
+export function usesBrowser(request: Request, byDefault: boolean): boolean {
+  const flag = request.meta['playwright'];
+  return flag === undefined || flag === null ? byDefault : flag === true;
+}
