@@ -215,7 +215,8 @@ export class BrowserPool {
       });
     } catch (error) {
       this.#browser = null;
-      const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0]!.replace(/^browserType\.launch: /, '');
+      let reason = (error instanceof Error ? error.message : String(error)).split('\n')[0]!.replace(/^browserType\.launch: /, '');
+      if (/has been closed|exited/i.test(reason)) reason = `it exited at once (${reason}); is it a Chromium or Chrome executable?`;
       throw new BrowserLaunchError(executablePath, reason, { cause: error });
     }
     this.#stats.inc('playwright/browser_count');

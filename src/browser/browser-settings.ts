@@ -50,18 +50,24 @@ export function browserSettings(settings: Settings): BrowserSettings {
         "(Playwright's Firefox and WebKit are its own patched builds, which seine does not download): use 'chromium'",
     );
   }
-  const launch = settings.getRaw('PLAYWRIGHT_LAUNCH_OPTIONS') ?? {};
+  // From -s the value is JSON text, which getDict reads; from settings.ts it is the object itself (functions kept).
+  const objectSetting = (name: 'PLAYWRIGHT_LAUNCH_OPTIONS' | 'PLAYWRIGHT_CONTEXTS'): unknown => {
+    const raw = settings.getRaw(name) ?? {};
+    return typeof raw === 'string' ? settings.getDict(name) : raw;
+  };
+  const launch = objectSetting('PLAYWRIGHT_LAUNCH_OPTIONS');
   if (!plainObject(launch)) {
     throw new SettingsError(`Setting PLAYWRIGHT_LAUNCH_OPTIONS must be an object of Playwright launch options, e.g. { executablePath: '/usr/bin/chromium' }${source(settings, 'PLAYWRIGHT_LAUNCH_OPTIONS')}`);
   }
   if (launch['executablePath'] !== undefined && typeof launch['executablePath'] !== 'string') {
     throw new SettingsError(`PLAYWRIGHT_LAUNCH_OPTIONS.executablePath must be the path of a Chromium executable${source(settings, 'PLAYWRIGHT_LAUNCH_OPTIONS')}`);
   }
-  const contexts = settings.getRaw('PLAYWRIGHT_CONTEXTS') ?? {};
+  const contexts = objectSetting('PLAYWRIGHT_CONTEXTS');
   if (!plainObject(contexts) || !Object.values(contexts).every(plainObject)) {
     throw new SettingsError(`Setting PLAYWRIGHT_CONTEXTS must map context names to Playwright context options, e.g. { mobile: { viewport: { width: 390, height: 844 } } }${source(settings, 'PLAYWRIGHT_CONTEXTS')}`);
   }
-  const abort = settings.getRaw('PLAYWRIGHT_ABORT_REQUEST') ?? null;
+  const rawAbort = settings.getRaw('PLAYWRIGHT_ABORT_REQUEST') ?? null;
+  const abort = rawAbort === 'null' || rawAbort === '' ? null : rawAbort;
   if (abort !== null && typeof abort !== 'function') {
     throw new SettingsError(`Setting PLAYWRIGHT_ABORT_REQUEST must be a function of the browser's request that returns true to abort it, e.g. (request) => request.resourceType() === 'image'${source(settings, 'PLAYWRIGHT_ABORT_REQUEST')}`);
   }

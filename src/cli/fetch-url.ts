@@ -19,6 +19,8 @@ export interface FetchUrlArgs {
   spider?: string;
   /** false after `--no-redirect`. */
   redirect?: boolean;
+  /** `--browser`: render the page in Chromium. */
+  browser?: boolean;
 }
 
 export function withFetchOptions<T>(parser: Argv<T>): Argv<T & FetchUrlArgs> {
@@ -28,7 +30,8 @@ export function withFetchOptions<T>(parser: Argv<T>): Argv<T & FetchUrlArgs> {
     // yargs reads `--no-redirect` as `redirect: false`; the option is declared under both names so
     // that the help shows the one users type.
     .option('redirect', { type: 'boolean', hidden: true })
-    .option('no-redirect', { type: 'boolean', describe: 'do not follow 3xx redirects: use the redirect response as it is' }) as unknown as Argv<T & FetchUrlArgs>;
+    .option('no-redirect', { type: 'boolean', describe: 'do not follow 3xx redirects: use the redirect response as it is' })
+    .option('browser', { type: 'boolean', describe: 'render the page in a browser (Chromium), as meta.playwright does' }) as unknown as Argv<T & FetchUrlArgs>;
 }
 
 export interface SpiderChoice {
@@ -53,6 +56,6 @@ export async function fetchUrl(context: CommandContext<FetchUrlArgs>, command: s
   const url = fullUrlArgument(args.url, command, cwd);
   const { spiderClass, projectSettings } = await chooseSpider(url, args.spider, project, cwd);
   logger.debug(`Fetching ${url} with the spider '${spiderName(spiderClass) ?? 'default'}'`);
-  const request = shellRequest(url, { redirect: args.redirect !== false, cwd });
+  const request = shellRequest(url, { redirect: args.redirect !== false, cwd, ...(args.browser === true ? { browser: true } : {}) });
   return fetchOnce(request, { spiderClass, settings: cmdlineSettings(settings), projectSettings, logBus });
 }

@@ -28,6 +28,7 @@ export function helpText(vars: HelpVars, options: { canFetch: boolean }): string
   if (options.canFetch) {
     lines.push('  fetch(url[, { redirect: false }])  Fetch URL and update local objects (redirects are followed unless redirect: false)');
     lines.push('  fetch(request)                    Fetch a seine.Request and update local objects');
+    lines.push('  fetch(url, { playwright: true })  Fetch URL rendered in a browser (Chromium)');
   }
   lines.push('  shelp()           Shell help (print this help)');
   lines.push('  view(response)    View response in a browser');

@@ -14,6 +14,8 @@ export interface ShellRequestOptions {
   readonly redirect?: boolean;
   /** Where relative paths (`./page.html`) are resolved. */
   readonly cwd?: string;
+  /** Render the page in the browser (`meta.playwright`); for a Request, only when given. */
+  readonly browser?: boolean;
 }
 
 // Scrapy's SequenceExclude(range(300, 400)); meta values are plain data here, so it is a list.
@@ -30,10 +32,11 @@ export function statusMeta(redirect: boolean): Record<string, unknown> {
  */
 export function shellRequest(target: string | Request, options: ShellRequestOptions = {}): Request {
   const redirect = options.redirect ?? true;
+  const browser = options.browser === undefined ? {} : { playwright: options.browser };
   if (isRequest(target)) {
     const meta = target.meta;
-    if ('handle_httpstatus_list' in meta || 'handle_httpstatus_all' in meta) return target;
-    return target.replace({ meta: { ...meta, ...statusMeta(redirect) } });
+    if ('handle_httpstatus_list' in meta || 'handle_httpstatus_all' in meta) return options.browser === undefined ? target : target.replace({ meta: { ...meta, ...browser } });
+    return target.replace({ meta: { ...meta, ...statusMeta(redirect), ...browser } });
   }
-  return new Request(targetUrl(String(target), options.cwd ?? process.cwd()), { dontFilter: true, meta: statusMeta(redirect) });
+  return new Request(targetUrl(String(target), options.cwd ?? process.cwd()), { dontFilter: true, meta: { ...statusMeta(redirect), ...browser } });
 }

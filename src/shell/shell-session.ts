@@ -40,6 +40,8 @@ export function loadSeineModule(): Promise<object> {
 export interface FetchOptions {
   /** Follow redirects (default true); `false` keeps the 3xx response. */
   readonly redirect?: boolean;
+  /** Render the page in the browser (Chromium): `fetch(url, { playwright: true })`. */
+  readonly playwright?: boolean;
 }
 
 export class ShellSession {
@@ -105,7 +107,7 @@ export class ShellSession {
     if (!isRequest(target) && typeof target !== 'string') {
       throw new ShellUsageError('fetch() takes a URL (a string) or a seine.Request, e.g. fetch("https://example.com/") or fetch(request.replace({ method: "POST" }))');
     }
-    const request = shellRequest(target, { redirect: options.redirect, cwd: this.options.cwd });
+    const request = shellRequest(target, { redirect: options.redirect, cwd: this.options.cwd, ...(options.playwright === undefined ? {} : { browser: options.playwright }) });
     const response = await engine.fetch(request);
     this.populate(isRequest(target) ? target : request, response);
   }

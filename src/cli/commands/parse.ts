@@ -22,6 +22,7 @@ interface ParseArgs extends CrawlOptionArgs {
   cbkwargs?: string;
   depth?: string;
   verbose?: boolean;
+  browser?: boolean;
 }
 
 /** -m and --cbkwargs: a JSON object, as Scrapy merges them into the request's meta and cb_kwargs. */
@@ -72,11 +73,12 @@ export const parseCommand = defineCommand<ParseArgs>({
       .option('noitems', { type: 'boolean', describe: "don't show scraped items" })
       .option('nolinks', { type: 'boolean', describe: "don't show the requests to follow (extracted links)" })
       .option('nocolour', { type: 'boolean', describe: 'print without colours' })
-      .option('verbose', { alias: 'v', type: 'boolean', describe: 'print each depth level one by one' })) as never,
+      .option('verbose', { alias: 'v', type: 'boolean', describe: 'print each depth level one by one' })
+      .option('browser', { type: 'boolean', describe: "render the URL's page in a browser (Chromium), as meta.playwright does" })) as never,
   async handler({ args, settings, logBus, cwd, stdout, project: opened }) {
     const url = fullUrlArgument(args.url, 'parse', cwd);
     const depth = parseDepth(args.depth);
-    const meta = jsonObjectOption(args.meta, '-m/--meta');
+    const meta = { ...jsonObjectOption(args.meta, '-m/--meta'), ...(args.browser === true ? { playwright: true } : {}) };
     const cbKwargs = jsonObjectOption(args.cbkwargs, '--cbkwargs');
     const feeds = parseFeedOptions(args);
     const spiderArgs = parseSpiderArgs(args.a ?? []);

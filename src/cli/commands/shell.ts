@@ -13,7 +13,7 @@ import { looksLikeBareFileName, targetUrl } from '../../shell/target-url.js';
  * console on it — Scrapy's `scrapy shell`. A target that cannot be fetched
  * ends the command with one line and no console.
  */
-export const shellCommand = defineCommand<{ target?: string; spider?: string; redirect?: boolean; c?: string }>({
+export const shellCommand = defineCommand<{ target?: string; spider?: string; redirect?: boolean; c?: string; browser?: boolean }>({
   name: 'shell',
   positionals: '[target]',
   description: 'Interactive scraping console',
@@ -24,7 +24,8 @@ export const shellCommand = defineCommand<{ target?: string; spider?: string; re
       .option('c', { type: 'string', requiresArg: true, describe: 'evaluate CODE in the shell, print the result and exit (1 if it fails)' })
       // yargs reads `--no-redirect` as `redirect: false`; declared under both names so the help shows the one users type.
       .option('redirect', { type: 'boolean', hidden: true })
-      .option('no-redirect', { type: 'boolean', describe: 'do not follow HTTP 3xx redirects of the target' }) as never,
+      .option('no-redirect', { type: 'boolean', describe: 'do not follow HTTP 3xx redirects of the target' })
+      .option('browser', { type: 'boolean', describe: 'render the target in a browser (Chromium); fetch(url, { playwright: true }) does the same in the console' }) as never,
   async handler({ args, settings, logBus, cwd, env, project }) {
     // The console's compilers (esbuild, acorn) load only for the shell, not for every seine command.
     const [{ ShellCrawler }, { ShellSession, loadSeineModule }, { chooseConsole }, { historyFileFor, runConsole }] = await Promise.all([
@@ -56,7 +57,7 @@ export const shellCommand = defineCommand<{ target?: string; spider?: string; re
       await engine.open();
       if (args.target !== undefined) {
         try {
-          await session.fetch(args.target, { redirect: args.redirect !== false });
+          await session.fetch(args.target, { redirect: args.redirect !== false, ...(args.browser === true ? { playwright: true } : {}) });
         } catch (error) {
           if (!(error instanceof ShellFetchError)) throw error;
           const cause = (error.cause as Error | undefined)?.message ?? error.message;
