@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureBuilt, logMessages, runSeine } from '../cli/fixtures/run-seine.js';
 import { JS_QUOTES, MORE_QUOTES, STATIC_QUOTES, startJsSite, type JsSite } from '../helpers/js-site.js';
-import { markedProcesses, markedProcessesAfter } from '../helpers/marked-processes.js';
+import { ProcessWatcher } from '../helpers/marked-processes.js';
 
 const TIMEOUT = 90_000;
 
@@ -70,6 +70,7 @@ const sorted = (items: Quote[]): Quote[] => [...items].sort((a, b) => `${a.page}
 describe('a crawl mixing plain and rendered pages', () => {
   it('scrapes the script-written quotes (and the ones a click loads) from rendered pages, the others plainly, and leaves no browser running', async () => {
     const mark = randomUUID();
+    const watcher = new ProcessWatcher('SEINE_TEST_MARK', mark);
     const run = await runSeine(['runspider', 'jsquotes.ts', '-a', `base=${site.url('/')}`, '-O', 'quotes.json', '-s', 'TELNETCONSOLE_ENABLED=false'], dir, { SEINE_TEST_MARK: mark });
     expect(run.status).toBe(0);
     const expected: Quote[] = [
@@ -85,17 +86,21 @@ describe('a crawl mixing plain and rendered pages', () => {
     // The browser loaded the page's image and the click's JSON itself; seine downloaded each page once.
     expect(site.hits.filter((path) => path === '/api/more/1' || path === '/api/more/2').sort()).toEqual(['/api/more/1', '/api/more/2']);
     expect(site.hits.filter((path) => path === '/quotes/1')).toHaveLength(1);
-    expect(await markedProcessesAfter('SEINE_TEST_MARK', mark, 5000)).toEqual([]);
+    expect(watcher.seen.size).toBeGreaterThan(3);
+    expect(await watcher.leftRunning(5000)).toEqual([]);
   }, TIMEOUT);
 
   it('the same pages downloaded without the browser have no quotes, and no browser is started', async () => {
     const mark = randomUUID();
+    const watcher = new ProcessWatcher('SEINE_TEST_MARK', mark);
     const run = await runSeine(['runspider', 'jsquotes.ts', '-a', `base=${site.url('/')}`, '-a', 'plain=1', '-O', 'plain.json', '-s', 'TELNETCONSOLE_ENABLED=false'], dir, { SEINE_TEST_MARK: mark });
     expect(run.status).toBe(0);
     const items = JSON.parse(readFileSync(join(dir, 'plain.json'), 'utf8')) as Quote[];
     expect(items.filter((item) => item.page.startsWith('/quotes/'))).toEqual([]);
     expect(items).toHaveLength(STATIC_QUOTES.length);
     expect(run.stderr).not.toContain('playwright/');
-    expect(markedProcesses('SEINE_TEST_MARK', mark)).toEqual([]);
+    watcher.stop();
+    // The watcher saw the seine process itself, and nothing of a browser.
+    expect([...watcher.seen.values()].filter((command) => /chrom/.test(command))).toEqual([]);
   }, TIMEOUT);
 });

@@ -134,8 +134,11 @@ export async function browserFetch(pool: BrowserPool, request: Request, options:
   const lease = await pool.acquire({ contextName, proxy });
   const { page } = lease;
   const state = { crashed: false, timeoutMs: options.timeoutMs };
+  let onCrash: () => void = () => undefined;
+  const crash = new Promise<void>((resolve) => (onCrash = resolve));
   page.on('crash', () => {
     state.crashed = true;
+    onCrash();
   });
   const onAbort = (): void => void page.close().catch(() => undefined);
   options.signal.addEventListener('abort', onAbort, { once: true });
@@ -168,6 +171,8 @@ export async function browserFetch(pool: BrowserPool, request: Request, options:
     return response;
   } catch (error) {
     if (options.signal.aborted) throw new AbortError(request.url, { cause: error });
+    // A killed renderer fails the navigation (net::ERR_ABORTED) a moment before the page reports the crash.
+    if (!state.crashed && /ERR_ABORTED/.test(firstLine(error))) await Promise.race([crash, new Promise((resolve) => setTimeout(resolve, 500))]);
     throw browserDownloadError(error, request.url, state);
   } finally {
     options.signal.removeEventListener('abort', onAbort);
