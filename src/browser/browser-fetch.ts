@@ -136,13 +136,15 @@ export async function browserFetch(pool: BrowserPool, request: Request, options:
   const state = { crashed: false, timeoutMs: options.timeoutMs };
   let onCrash: () => void = () => undefined;
   const crash = new Promise<void>((resolve) => (onCrash = resolve));
-  page.on('crash', () => {
+  const crashed = (): void => {
     state.crashed = true;
     onCrash();
-  });
+  };
+  page.on('crash', crashed);
   const onAbort = (): void => void page.close().catch(() => undefined);
   options.signal.addEventListener('abort', onAbort, { once: true });
   let keepOpen = false;
+  let succeeded = false;
   try {
     const cookies = cookiesOf(request.headers.get('Cookie'));
     if (cookies.length > 0) await (lease.context as BrowserContext).addCookies(cookies.map((cookie) => ({ ...cookie, url: request.url })));
@@ -168,6 +170,7 @@ export async function browserFetch(pool: BrowserPool, request: Request, options:
       meta['playwright_page'] = page;
       keepOpen = true;
     }
+    succeeded = true;
     return response;
   } catch (error) {
     if (options.signal.aborted) throw new AbortError(request.url, { cause: error });
@@ -176,7 +179,9 @@ export async function browserFetch(pool: BrowserPool, request: Request, options:
     throw browserDownloadError(error, request.url, state);
   } finally {
     options.signal.removeEventListener('abort', onAbort);
+    page.off('crash', crashed);
     if (keepOpen) await page.unrouteAll({ behavior: 'ignoreErrors' }).catch(() => undefined);
-    await lease.release(keepOpen);
+    // A page that failed may be mid-navigation or broken: it is closed, not lent again.
+    await lease.release(keepOpen ? 'keep' : succeeded ? 'reuse' : 'close');
   }
 }

@@ -24,14 +24,20 @@ interface ContextSlot {
   open: number;
   served: number;
   retiring: boolean;
+  /** Pages whose request is done, kept for the next one: opening a page starts a renderer, which halves the pages/s (bench:browser). */
+  readonly idle: Page[];
 }
 
 /** A page lent to one request. */
 export interface PageLease {
   readonly page: Page;
   readonly context: BrowserContext;
-  /** Frees the page's place; the page itself is closed unless `keepOpen` (it was handed to the callback). */
-  release(keepOpen?: boolean): Promise<void>;
+  /**
+   * Frees the page's place: `reuse` keeps the page for a later request (its
+   * load went well), `close` closes it (after a failure), `keep` leaves it
+   * open for the callback it was handed to.
+   */
+  release(mode: 'reuse' | 'close' | 'keep'): Promise<void>;
 }
 
 export interface PageRequest {
@@ -81,24 +87,29 @@ export class BrowserPool {
     let context: BrowserContext;
     try {
       context = await slot.ready;
-      page = await context.newPage();
+      let reused: Page | undefined;
+      while ((reused = slot.idle.pop()) !== undefined && reused.isClosed());
+      page = reused ?? (await context.newPage());
+      if (reused === undefined) this.#stats.inc('playwright/page_count');
     } catch (error) {
       slot.open--;
       this.#dropContext(slot);
       this.#pump();
       throw error;
     }
-    this.#stats.inc('playwright/page_count');
     let released = false;
     return {
       page,
       context,
-      release: async (keepOpen = false) => {
+      release: async (mode) => {
         if (released) return;
         released = true;
-        if (keepOpen) {
+        if (mode === 'keep') {
           this.#handedOut.add(page);
           page.once('close', () => this.#handedOut.delete(page));
+        } else if (mode === 'reuse' && !slot.retiring && !this.#closing && this.#contexts.includes(slot) && !page.isClosed()) {
+          await page.unrouteAll({ behavior: 'ignoreErrors' }).catch(() => undefined);
+          slot.idle.push(page);
         } else {
           await page.close().catch(() => undefined);
         }
@@ -170,7 +181,7 @@ export class BrowserPool {
     const options: Record<string, unknown> = { ...(this.#settings.contexts[named ? key : 'default'] ?? {}) };
     if (proxy !== null) options['proxy'] = proxyOption(proxy);
     const slot: ContextSlot = {
-      key, named, proxy, context: null, open: 0, served: 0, retiring: false,
+      key, named, proxy, context: null, open: 0, served: 0, retiring: false, idle: [],
       ready: this.#launched().then(async (browser) => {
         const context = await browser.newContext(options);
         this.#stats.inc('playwright/context_count');
