@@ -8,6 +8,8 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -212,6 +214,58 @@ describe('pages, requests and cookies', () => {
     expect(items.find((item) => item['step'] === 'rendered')).toEqual({ step: 'rendered', method: 'POST', ua: 'seine-test/1.0', body: 'a=1&b=two', cookie: 'session=abc123' });
     // The cookie the rendered page's response set is in the jar for the next plain request.
     expect(items.find((item) => item['step'] === 'plain')?.['cookie']?.split('; ').sort()).toEqual(['echoed=yes', 'session=abc123']);
+  }, TIMEOUT);
+});
+
+describe('which requests, which contexts', () => {
+  it('PLAYWRIGHT_BY_DEFAULT renders every request but one that says playwright: false; named contexts are contexts of their own', async () => {
+    const file = spiderFile('bydefault', `
+  static customSettings = { PLAYWRIGHT_BY_DEFAULT: true, PLAYWRIGHT_MAX_CONTEXTS: 3 };
+  async *start() {
+    yield new Request(this.base + '/quotes/1');
+    yield new Request(this.base + '/quotes/2', { meta: { playwright: false } });
+    yield new Request(this.base + '/quotes/1?ann', { meta: { playwright_context: 'ann' } });
+    yield new Request(this.base + '/quotes/1?bob', { meta: { playwright_context: 'bob' } });
+  }
+  *parse(response: Response) {
+    yield { url: response.url, quotes: response.css('div.quote').length, rendered: response.flags.includes('playwright') };
+  }`);
+    const run = await runSeine(['runspider', file, '-O', 'bydefault.json', ...base()], dir);
+    expect(run.status).toBe(0);
+    const items = JSON.parse(readFileSync(join(dir, 'bydefault.json'), 'utf8')) as Array<{ url: string }>;
+    expect(items.sort((a, b) => a.url.localeCompare(b.url))).toEqual([
+      { url: site.url('/quotes/1'), quotes: 2, rendered: true },
+      { url: site.url('/quotes/1?ann'), quotes: 2, rendered: true },
+      { url: site.url('/quotes/1?bob'), quotes: 2, rendered: true },
+      { url: site.url('/quotes/2'), quotes: 0, rendered: false },
+    ]);
+    // The pooled context, and one for each name.
+    expect(run.stderr).toContain("'playwright/context_count': 3,");
+  }, TIMEOUT);
+
+  it('meta.proxy sends the page through the proxy (a host only the proxy knows)', async () => {
+    const seen: string[] = [];
+    const proxy = createServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      res.writeHead(200, { 'Content-Type': 'text/html' }).end('<html><body><div class="quote">via the proxy</div><script>document.body.insertAdjacentHTML("beforeend", "<p class=js>ran</p>")</script></body></html>');
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    try {
+      const file = spiderFile('proxied', `
+  async *start() {
+    yield new Request('http://shop.invalid/page', { meta: { playwright: true, proxy: ${JSON.stringify('PROXY')} } });
+  }
+  *parse(response: Response) {
+    yield { quote: response.css('div.quote::text').get(), js: response.css('p.js::text').get() };
+  }`.replace('"PROXY"', JSON.stringify(proxyUrl)));
+      const run = await runSeine(['runspider', file, '-O', 'proxied.json', ...base(), '-s', 'ROBOTSTXT_OBEY=false'], dir);
+      expect(run.status).toBe(0);
+      expect(JSON.parse(readFileSync(join(dir, 'proxied.json'), 'utf8'))).toEqual([{ quote: 'via the proxy', js: 'ran' }]);
+      expect(seen).toContain('GET http://shop.invalid/page');
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve));
+    }
   }, TIMEOUT);
 });
 
