@@ -269,6 +269,32 @@ describe('which requests, which contexts', () => {
   }, TIMEOUT);
 });
 
+describe('limits', () => {
+  it('navigation timeouts are retried then given up; robots.txt keeps the browser off disallowed pages; pages render at most contexts × pages at once', async () => {
+    site.slowMs = 1500;
+    const file = spiderFile('limits', `
+  static customSettings = { ROBOTSTXT_OBEY: true, PLAYWRIGHT_MAX_PAGES_PER_CONTEXT: 2, CONCURRENT_REQUESTS: 8 };
+  async *start() {
+    for (let i = 0; i < 6; i++) yield new Request(this.base + '/slow?' + i, { meta: { playwright: true } });
+    yield new Request(this.base + '/slow?timeout', { meta: { playwright: true, download_timeout: 0.3 } });
+    yield new Request(this.base + '/private/page', { meta: { playwright: true } });
+  }
+  *parse(response: Response) {
+    yield { url: response.url };
+  }`);
+    const run = await runSeine(['runspider', file, '-O', 'limits.json', ...base()], dir);
+    expect(run.status).toBe(0);
+    const items = JSON.parse(readFileSync(join(dir, 'limits.json'), 'utf8')) as Array<{ url: string }>;
+    expect(items.map((item) => item.url).sort()).toEqual(Array.from({ length: 6 }, (_, i) => site.url(`/slow?${i}`)).sort());
+    const messages = logMessages(run.stderr);
+    expect(messages.some((line) => line.startsWith(`Gave up retrying <GET ${site.url('/slow?timeout')}> (failed 3 times): `))).toBe(true);
+    expect(messages).toContain(`Forbidden by robots.txt: <GET ${site.url('/private/page')}>`);
+    expect(site.hits).not.toContain('/private/page');
+    // One context of 2 pages: never more than 2 pages in flight at the site.
+    expect(site.inFlight.max).toBeLessThanOrEqual(2);
+  }, TIMEOUT);
+});
+
 describe('setup problems are one line', () => {
   it('no Chromium on PATH: says how to install one, exit status 1', async () => {
     const run = await runSeine(['fetch', '--nolog', '--browser', site.url('/quotes/1')], dir, { PATH: dirname(process.execPath) + '/nowhere' });

@@ -61,6 +61,8 @@ export async function startJsSite(): Promise<JsSite> {
     '/echo': (req: IncomingMessage, res) => {
       page(res, `<p id="method">${req.method}</p><p id="ua">${req.headers['user-agent'] ?? ''}</p><p id="body">${body()}</p><p id="cookie">${req.headers.cookie ?? ''}</p><p id="referer">${req.headers.referer ?? ''}</p>`, { 'Set-Cookie': 'echoed=yes; Path=/' });
     },
+    '/robots.txt': (_req, res) => res.writeHead(200, { 'Content-Type': 'text/plain' }).end('User-agent: *\nDisallow: /private/\n'),
+    '/private/page': (_req, res) => page(res, '<p>private</p>'),
     '/set-cookie': (_req, res) => page(res, '<p>set</p>', { 'Set-Cookie': 'session=abc123; Path=/' }),
     '/slow': (_req, res) => {
       const timer = setTimeout(() => page(res, `<p class="slow">done</p>`), site.slowMs);
