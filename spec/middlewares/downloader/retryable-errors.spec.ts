@@ -4,7 +4,11 @@ import { RETRYABLE_ERROR_CODES, isRetryableError } from '../../../src/middleware
 
 describe('isRetryableError', () => {
   it('lists the download failures a later attempt can cure', () => {
-    expect(RETRYABLE_ERROR_CODES).toEqual(['SEINE_CONNECTION_REFUSED', 'SEINE_DNS_LOOKUP_FAILED', 'SEINE_DOWNLOAD_TIMEOUT', 'SEINE_CONNECTION_LOST']);
+    expect(RETRYABLE_ERROR_CODES).toEqual([
+      'SEINE_CONNECTION_REFUSED', 'SEINE_DNS_LOOKUP_FAILED', 'SEINE_DOWNLOAD_TIMEOUT', 'SEINE_CONNECTION_LOST',
+      // A rendered page whose renderer crashed, or whose browser died under it (src/browser).
+      'SEINE_PAGE_CRASHED', 'SEINE_BROWSER_CLOSED',
+    ]);
   });
 
   it('matches errors by code, also errors that are not SeineErrors (another copy of seine)', () => {
