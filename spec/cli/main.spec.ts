@@ -410,6 +410,13 @@ describe('command context', () => {
   it('registers only the working commands', () => {
     expect(COMMANDS.map((command) => command.name)).toEqual(['bench', 'check', 'crawl', 'demo', 'fetch', 'frontier', 'genspider', 'list', 'parse', 'runspider', 'settings', 'shell', 'startproject', 'version', 'view']);
   });
+
+  it('lists each command as its module defines it (the registry loads a command only to run it)', async () => {
+    for (const entry of COMMANDS) {
+      const command = await entry.load();
+      expect([command.name, command.description]).toEqual([entry.name, entry.description]);
+    }
+  });
 });
 
 describe('findCommandName', () => {

@@ -47,6 +47,18 @@ export interface CommandSpec<A> {
   handler(context: CommandContext<A>): number | void | Promise<number | void>;
 }
 
+/**
+ * A command as the registry lists it: what `seine --help` shows, and how to
+ * load the rest. Each command's module (and what it imports: the crawler,
+ * the shell, Redis) is loaded only when that command runs, so `seine
+ * version` does not pay for `seine crawl`.
+ */
+export interface CommandEntry {
+  readonly name: string;
+  readonly description: string;
+  load(): Promise<SeineCommand>;
+}
+
 /** A command with its argument types erased, as the registry holds it. */
 export interface SeineCommand {
   readonly name: string;

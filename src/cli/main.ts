@@ -16,7 +16,7 @@ import { logStartupInfo, STARTUP_LOGGER } from '../log/startup-info.js';
 import { loggingWriter, redirectProcessStdout } from '../log/stdout-redirect.js';
 import { SETTINGS_PRIORITIES } from '../settings/priorities.js';
 import { Settings } from '../settings/settings.js';
-import type { CommandContext, SeineCommand } from './command.js';
+import type { CommandContext, CommandEntry, SeineCommand } from './command.js';
 import { COMMANDS } from './commands/index.js';
 import {
   GLOBAL_GROUP,
@@ -37,8 +37,8 @@ export interface CliIo {
   readonly logBus?: LogBus;
   readonly cwd?: string;
   readonly env?: Readonly<Record<string, string | undefined>>;
-  /** The commands to offer; default: the registry in commands/index.ts. */
-  readonly commands?: readonly SeineCommand[];
+  /** The commands to offer (loaded, or registry entries that load on use); default: the registry in commands/index.ts. */
+  readonly commands?: ReadonlyArray<SeineCommand | CommandEntry>;
 }
 
 const HELP_FLAGS = new Set(['-h', '--help']);
@@ -198,8 +198,8 @@ export async function runCli(rawArgv: readonly string[], io: CliIo = {}): Promis
     stdout.write(topLevelUsage(commands));
     return 0;
   }
-  const command = commands.find((candidate) => candidate.name === name);
-  if (command === undefined) {
+  const found = commands.find((candidate) => candidate.name === name);
+  if (found === undefined) {
     return reportError(
       new UsageError(`unknown command '${name}'`, { hint: "run 'seine --help' for the list" }),
       stderr,
@@ -210,6 +210,7 @@ export async function runCli(rawArgv: readonly string[], io: CliIo = {}): Promis
   let settings: Settings | undefined;
   const cleanups: Array<() => void> = [];
   try {
+    const command = 'load' in found ? await found.load() : found;
     const { args, help } = parse(commandParser(command), argv, command.name, command.positionals);
     if (help !== undefined || argv.some((arg) => HELP_FLAGS.has(arg))) {
       stdout.write(`${help ?? ''}\n`);

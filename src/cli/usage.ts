@@ -1,8 +1,8 @@
 import { SEINE_VERSION } from '../version.js';
-import type { SeineCommand } from './command.js';
+import type { CommandEntry, SeineCommand } from './command.js';
 
 /** What `seine` and `seine --help` print: Scrapy's command list, plus the global options. */
-export function topLevelUsage(commands: readonly SeineCommand[]): string {
+export function topLevelUsage(commands: ReadonlyArray<SeineCommand | CommandEntry>): string {
   const sorted = [...commands].sort((a, b) => a.name.localeCompare(b.name));
   const width = Math.max(13, ...sorted.map((command) => command.name.length));
   return [

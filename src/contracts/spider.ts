@@ -7,7 +7,9 @@ import { defaultLogBus, type Logger } from '../log/index.js';
 import type { Crawler } from './crawler.js';
 import { SpiderDefinitionError } from './spider-errors.js';
 
-const SPIDER_BRAND = Symbol.for('seine.Spider');
+import { SPIDER_BRAND, spiderClassName, spiderName } from './spider-brand.js';
+
+export { spiderName, spiderClassName, extendsSpider, isSpiderClass, isSpider } from './spider-brand.js';
 
 /** Stats key: start URLs and links skipped because no Request can be made from them (InvalidUrlError). */
 export const INVALID_URL_STAT = 'spider/invalid_url';
@@ -158,41 +160,3 @@ export type SpiderClass<S extends Spider = Spider> = (new (args?: Readonly<Recor
   customSettings?: Record<string, unknown>;
 };
 
-/**
- * A class's own `static name = '…'`, or null for base classes. A class's
- * built-in `name` (the identifier) is non-enumerable; a static field is
- * enumerable, which is how the two are told apart.
- */
-export function spiderName(cls: unknown): string | null {
-  if (typeof cls !== 'function') return null;
-  const own = Object.getOwnPropertyDescriptor(cls, 'name');
-  return own !== undefined && own.enumerable === true && typeof own.value === 'string' && own.value !== '' ? own.value : null;
-}
-
-/**
- * The identifier a class was declared with. `static name = 'quotes'`
- * replaces `QuotesSpider.name`, so for messages the identifier is read from
- * the class source (`class QuotesSpider extends …`).
- */
-export function spiderClassName(cls: Function): string {
-  if (spiderName(cls) === null) return cls.name;
-  const declared = /^class\s+([\p{L}\p{Nl}$_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}$]*)/u.exec(Function.prototype.toString.call(cls));
-  return declared?.[1] ?? 'Spider';
-}
-
-/** True for a Spider subclass, also one loaded through another copy of seine (brand check, not instanceof). */
-export function extendsSpider(value: unknown): value is SpiderClass {
-  if (typeof value !== 'function') return false;
-  const proto = (value as { prototype?: unknown }).prototype;
-  return typeof proto === 'object' && proto !== null && (proto as Record<symbol, unknown>)[SPIDER_BRAND] === true;
-}
-
-/** True for a runnable spider class: extends Spider and has its own `static name`. */
-export function isSpiderClass(value: unknown): value is SpiderClass {
-  return extendsSpider(value) && spiderName(value) !== null;
-}
-
-/** True for a spider instance (brand check). */
-export function isSpider(value: unknown): value is Spider {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[SPIDER_BRAND] === true;
-}

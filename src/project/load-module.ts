@@ -3,7 +3,8 @@ import { register } from 'node:module';
 import { extname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SeineError } from '../errors/seine-error.js';
-import { isSpiderClass, spiderName, type SpiderClass } from '../contracts/spider.js';
+import { isSpiderClass, spiderName } from '../contracts/spider-brand.js';
+import type { SpiderClass } from '../contracts/spider.js';
 
 export class SpiderLoadError extends SeineError {
   static readonly code = 'SEINE_SPIDER_LOAD';

@@ -6,7 +6,8 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { loadModule } from './load-module.js';
-import { isSpiderClass, spiderName, type SpiderClass } from '../contracts/spider.js';
+import { isSpiderClass, spiderName } from '../contracts/spider-brand.js';
+import type { SpiderClass } from '../contracts/spider.js';
 import { ProjectConfigError, DuplicateSpiderError, SpiderNotFoundError } from './project-errors.js';
 import { assertInsideProject, moduleFile } from './find-project.js';
 
