@@ -31,16 +31,6 @@ export function markedProcesses(name: string, value: string): MarkedProcess[] {
   return found;
 }
 
-/** Polls until no marked process is running or `timeoutMs` passed; returns those still running. */
-export async function markedProcessesAfter(name: string, value: string, timeoutMs: number): Promise<MarkedProcess[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const left = markedProcesses(name, value);
-    if (left.length === 0 || Date.now() >= deadline) return left;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 function parentOf(pid: number): number | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');

@@ -57,15 +57,9 @@ export function browserDownloadError(error: unknown, url: string, state: { crash
   const message = firstLine(error);
   const name = (error as { name?: unknown } | null)?.name;
   if (name === 'TimeoutError') return new TimeoutError(url, state.timeoutMs, { cause: error });
-  const host = (() => {
-    try {
-      return new URL(url).host;
-    } catch {
-      return url;
-    }
-  })();
-  if (message.includes('ERR_CONNECTION_REFUSED')) return new ConnectionRefusedError(url, host, { cause: error });
-  if (message.includes('ERR_NAME_NOT_RESOLVED') || message.includes('ERR_NAME_RESOLUTION_FAILED')) return new DnsLookupError(url, new URL(url).hostname, { cause: error });
+  const parsed = URL.canParse(url) ? new URL(url) : null;
+  if (message.includes('ERR_CONNECTION_REFUSED')) return new ConnectionRefusedError(url, parsed?.host ?? url, { cause: error });
+  if (message.includes('ERR_NAME_NOT_RESOLVED') || message.includes('ERR_NAME_RESOLUTION_FAILED')) return new DnsLookupError(url, parsed?.hostname ?? url, { cause: error });
   if (/ERR_(CONNECTION_RESET|CONNECTION_CLOSED|EMPTY_RESPONSE|INCOMPLETE_CHUNKED_ENCODING|CONNECTION_ABORTED)/.test(message)) {
     return new ConnectionLostError(url, { responseReceived: false, received: 0, expected: null, reason: message }, { cause: error });
   }

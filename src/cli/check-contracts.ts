@@ -15,7 +15,7 @@ import { crawlerStartingWith } from '../shell/fetch-once.js';
 import type { Spider, SpiderClass } from '../contracts/spider.js';
 import type { LogBus } from '../log/log-bus.js';
 import {
-  ContractError, contractName, isContractFailure, type Contract, type ContractClass, type ContractRequestArgs, type ContractRequestClass,
+  ContractError, isContractFailure, type Contract, type ContractClass, type ContractRequestArgs, type ContractRequestClass,
 } from '../spider-contracts/contract.js';
 import type { ContractReport } from '../spider-contracts/contract-report.js';
 import type { TestedMethod } from '../spider-contracts/tested-methods.js';
@@ -62,13 +62,14 @@ interface PreparedRequest {
   readonly answered: () => boolean;
 }
 
-function contractsFor(method: TestedMethod, contracts: ReadonlyMap<string, ContractClass>): Contract[] {
+/** The callback's contracts, each with the `@name` it was written with. */
+function contractsFor(method: TestedMethod, contracts: ReadonlyMap<string, ContractClass>): Array<{ name: string; contract: Contract }> {
   return method.lines.map((line) => {
     const cls = contracts.get(line.name);
     if (cls === undefined) {
       throw new ContractError(`Unknown contract @${line.name} in ${method.name}'s doc comment: the contracts are ${knownNames(contracts)}; add your own to SPIDER_CONTRACTS`);
     }
-    return new cls(method.name, line.args);
+    return { name: line.name, contract: new cls(method.name, line.args) };
   });
 }
 
@@ -82,11 +83,11 @@ function prepare(spider: Spider, method: TestedMethod, options: CheckOptions): P
     const callback = (spider as unknown as Record<string, unknown>)[method.name];
     if (typeof callback !== 'function') throw new ContractError(`${method.name} is not a method of the spider, so it cannot be checked`);
     let requestClass: ContractRequestClass = Request;
-    for (const contract of contracts) requestClass = (contract.constructor as ContractClass).requestClass ?? requestClass;
+    for (const { contract } of contracts) requestClass = (contract.constructor as ContractClass).requestClass ?? requestClass;
 
     // Runs the hooks around the spider's callback; unittest's order: pre-hooks, callback, post-hooks, each in the comment's order.
-    const run = async (hook: 'pre' | 'post', contract: Contract, value: unknown): Promise<void> => {
-      const name = `@${contractName(contract.constructor) ?? contract.constructor.name} ${hook}-hook`;
+    const run = async (hook: 'pre' | 'post', { name: contractName, contract }: { name: string; contract: Contract }, value: unknown): Promise<void> => {
+      const name = `@${contractName} ${hook}-hook`;
       report.start(test(name));
       try {
         if (hook === 'pre') await contract.preProcess!(value as Response);
@@ -99,7 +100,7 @@ function prepare(spider: Spider, method: TestedMethod, options: CheckOptions): P
     };
     const checked: Callback = async function* (response: Response, kwargs: Record<string, unknown>) {
       answered = true;
-      for (const contract of contracts) if (contract.preProcess !== undefined) await run('pre', contract, response);
+      for (const entry of contracts) if (entry.contract.preProcess !== undefined) await run('pre', entry, response);
       const output: unknown[] = [];
       try {
         for await (const value of callbackOutputs((callback as Callback).call(spider, response, kwargs))) output.push(value);
@@ -107,7 +108,7 @@ function prepare(spider: Spider, method: TestedMethod, options: CheckOptions): P
         report.error(test('callback'), problemText(error, options.projectRoot, true));
         return;
       }
-      for (const contract of contracts) if (contract.postProcess !== undefined) await run('post', contract, output);
+      for (const entry of contracts) if (entry.contract.postProcess !== undefined) await run('post', entry, output);
     };
     const failed: Errback = (error: Error) => {
       answered = true;
@@ -115,7 +116,7 @@ function prepare(spider: Spider, method: TestedMethod, options: CheckOptions): P
     };
 
     let args: ContractRequestArgs = { callback: callback as Callback, dontFilter: true };
-    for (const contract of contracts) args = contract.adjustRequestArgs(args);
+    for (const { contract } of contracts) args = contract.adjustRequestArgs(args);
     const { url, ...requestOptions } = args;
     if (url === undefined || url === '') {
       throw new ContractError(`${method.name}'s doc comment has no @url line: add the page to check it against, e.g. @url https://quotes.toscrape.com/`);

@@ -10,14 +10,20 @@ import type { Spider, SpiderClass } from './spider.js';
 export const SPIDER_BRAND = Symbol.for('seine.Spider');
 
 /**
- * A class's own `static name = '…'`, or null for base classes. A class's
- * built-in `name` (the identifier) is non-enumerable; a static field is
- * enumerable, which is how the two are told apart.
+ * A class's own `static name = '…'` (spiders and contracts are named so), or
+ * null when it has none. A class's built-in `name` (the identifier) is
+ * non-enumerable; a static field is enumerable, which is how the two are
+ * told apart.
  */
-export function spiderName(cls: unknown): string | null {
+export function ownStaticName(cls: unknown): string | null {
   if (typeof cls !== 'function') return null;
   const own = Object.getOwnPropertyDescriptor(cls, 'name');
   return own !== undefined && own.enumerable === true && typeof own.value === 'string' && own.value !== '' ? own.value : null;
+}
+
+/** A spider class's own `static name = '…'`, or null for base classes. */
+export function spiderName(cls: unknown): string | null {
+  return ownStaticName(cls);
 }
 
 /**

@@ -2,6 +2,7 @@ import { NotConfigured } from '../contracts/control-flow.js';
 import type { ComponentClass } from '../contracts/components.js';
 import type { Crawler } from '../contracts/crawler.js';
 import { SeineError } from '../errors/seine-error.js';
+import type { Settings } from '../settings/settings.js';
 
 /**
  * Scrapy's component lists: `<NAME>_BASE` merged with the user's `<NAME>`,
@@ -66,4 +67,15 @@ export function buildComponents<T>(classes: Array<ComponentClass<T>>, crawler: C
     }
   }
   return built;
+}
+
+/**
+ * A component list as the user gave it. `settings.get` reads a dict setting
+ * as a plain object, which turns a Map's class keys into their source text
+ * (UnknownComponentError for `new Map([[MyPipeline, 300]])`); a Map is kept
+ * as it is, anything else (an object, JSON from `-s`) is read as a dict.
+ */
+export function componentMap(settings: Settings, name: 'DOWNLOADER_MIDDLEWARES' | 'SPIDER_MIDDLEWARES' | 'ITEM_PIPELINES' | 'EXTENSIONS' | 'SPIDER_CONTRACTS'): ComponentOrderMap {
+  const raw = settings.getRaw(name);
+  return raw instanceof Map ? (raw as ComponentOrderMap) : (settings.get(name) as ComponentOrderMap);
 }

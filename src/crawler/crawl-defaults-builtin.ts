@@ -2,7 +2,7 @@ import type { Request } from '../http/request.js';
 import { fingerprint } from '../http/fingerprint.js';
 import { createSpider } from '../contracts/create-spider.js';
 import { createGotFetch, gotFetchOptionsFromSettings } from '../download/fetch-got.js';
-import { browserDownloader } from '../browser/browser-downloader.js';
+import { browserDownloader } from '../browser/index.js';
 import type { WarnSizeStage } from '../download/fetch-contract.js';
 import { MemoryStatsCollector } from '../stats/index.js';
 import { Scheduler } from '../scheduler/index.js';

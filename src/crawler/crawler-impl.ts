@@ -14,23 +14,13 @@ import { engineFlow, type IdleVerdict } from '../engine/engine.js';
 import { logLineFor } from './log-formatter.js';
 import { downloadThrough, measuredFetch } from '../engine/downloader-chain.js';
 import { DownloadSlots } from '../throttle/download-slots.js';
-import { buildComponents, orderedComponents, type ComponentOrderMap } from './component-list.js';
+import { buildComponents, componentMap, orderedComponents, type ComponentOrderMap } from './component-list.js';
 import { FeedExporter, resolveFeeds, type FeedSpec } from '../feeds/index.js';
 import { CRAWL_DEFAULTS, type CrawlDefaults } from './crawl-defaults.js';
 import { CrawlFailedError } from './crawl-errors.js';
 import { isCloseSpider, isDontCloseSpider } from '../contracts/control-flow.js';
 import { Signals } from '../contracts/signals.js';
 
-/**
- * A component list as the user gave it. `settings.get` reads a dict setting
- * as a plain object, which turns a Map's class keys into their source text
- * (UnknownComponentError for `new Map([[MyPipeline, 300]])`); a Map is kept
- * as it is, anything else (an object, JSON from `-s`) is read as a dict.
- */
-function componentMap(settings: Settings, name: 'DOWNLOADER_MIDDLEWARES' | 'SPIDER_MIDDLEWARES' | 'ITEM_PIPELINES' | 'EXTENSIONS'): ComponentOrderMap {
-  const raw = settings.getRaw(name);
-  return raw instanceof Map ? (raw as ComponentOrderMap) : (settings.get(name) as ComponentOrderMap);
-}
 
 export interface CrawlerOptions {
   /** Spider arguments (`-a name=value`): strings, assigned after construction. */

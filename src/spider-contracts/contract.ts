@@ -6,10 +6,10 @@
  * callback produced (postProcess). Throwing ContractFail (or an assertion
  * error) is a failure; any other error is an error in the check.
  */
-import type { Callback, RequestOptions } from '../http/request.js';
-import { Request } from '../http/request.js';
+import type { Callback, Request, RequestOptions } from '../http/request.js';
 import type { Response } from '../http/response.js';
 import { SeineError } from '../errors/seine-error.js';
+import { ownStaticName } from '../contracts/spider-brand.js';
 
 /** What the request for a tested callback is made from: Request's options plus its URL. */
 export interface ContractRequestArgs extends RequestOptions {
@@ -74,16 +74,7 @@ export type ContractClass = (new (methodName: string, args: readonly string[]) =
 
 /** The `@name` a contract class answers to: its own `static name = '…'`, or null when it has none. */
 export function contractName(cls: unknown): string | null {
-  if (typeof cls !== 'function') return null;
-  const own = Object.getOwnPropertyDescriptor(cls, 'name');
-  return own !== undefined && own.enumerable === true && typeof own.value === 'string' && own.value !== '' ? own.value : null;
-}
-
-/** True for a class that extends Contract, also one loaded through another copy of seine (by shape). */
-export function isContractClass(value: unknown): value is ContractClass {
-  if (typeof value !== 'function') return false;
-  const proto = (value as { prototype?: unknown }).prototype;
-  return typeof proto === 'object' && proto !== null && typeof (proto as { adjustRequestArgs?: unknown }).adjustRequestArgs === 'function';
+  return ownStaticName(cls);
 }
 
 /** True for an expectation not met (ContractFail, node:assert's AssertionError), as unittest counts failures. */
@@ -91,6 +82,3 @@ export function isContractFailure(error: unknown): boolean {
   const name = (error as { name?: unknown } | null)?.name;
   return error instanceof ContractFail || name === 'ContractFail' || name === 'AssertionError';
 }
-
-// Keeps the import used as a value: contract classes default to Request.
-export const DEFAULT_REQUEST_CLASS: ContractRequestClass = Request;

@@ -6,6 +6,7 @@
  * contracts and an overriding one without a comment has none.
  */
 import { readFileSync } from 'node:fs';
+import { spiderClassName } from '../contracts/spider-brand.js';
 import { classMethodDocs, type ClassDocs, type MethodDoc } from './doc-comments.js';
 
 export interface ContractLine {
@@ -57,13 +58,6 @@ function contractsOf(lines: readonly ContractLine[], known: ReadonlySet<string>)
   });
 }
 
-/** The identifier a class was declared with (`static name = 'quotes'` hides it from `.name`). */
-export function declaredClassName(cls: Function): string | null {
-  const declared = /^class\s+([\p{L}\p{Nl}$_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}$]*)/u.exec(Function.prototype.toString.call(cls));
-  if (declared !== null && declared[1] !== 'extends') return declared[1]!;
-  return null;
-}
-
 /**
  * The doc comments of the classes in a set of source files, read on demand:
  * the files are scanned in the order given until the class is found, so a
@@ -104,8 +98,9 @@ export function testedMethods(spiderClass: Function, sources: SourceDocs, knownC
   for (let cls: unknown = spiderClass; typeof cls === 'function' && cls !== Function.prototype; cls = Object.getPrototypeOf(cls)) chain.push(cls);
   const decided = new Map<string, MethodDoc | null>();
   for (const cls of chain) {
-    const className = declaredClassName(cls);
-    const docs = className === null ? undefined : sources.docsOf(className);
+    // The declared identifier, also of a spider whose `static name` hides it from `.name`; '' for an anonymous class.
+    const className = spiderClassName(cls);
+    const docs = className === '' ? undefined : sources.docsOf(className);
     for (const [name, doc] of docs ?? []) if (!decided.has(name)) decided.set(name, doc);
     // A method this class defines without a comment hides the comment of the one it overrides.
     for (const name of Object.getOwnPropertyNames(cls.prototype ?? {})) if (!decided.has(name)) decided.set(name, null);

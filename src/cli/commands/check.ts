@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { loadSpiders, requireProject } from '../../project/project.js';
 import { sourceFiles, spiderModuleFiles } from '../../project/spider-loader.js';
-import { orderedComponents, type ComponentOrderMap } from '../../crawler/component-list.js';
+import { componentMap, orderedComponents, type ComponentOrderMap } from '../../crawler/component-list.js';
 import type { Settings } from '../../settings/settings.js';
 import { ContractError, contractName, type ContractClass } from '../../spider-contracts/contract.js';
 import { BUILTIN_CONTRACTS } from '../../spider-contracts/default-contracts.js';
@@ -20,11 +20,7 @@ interface CheckArgs {
 
 /** SPIDER_CONTRACTS_BASE merged with SPIDER_CONTRACTS, by the `@name` each class answers to. */
 function contractRegistry(settings: Settings): Map<string, ContractClass> {
-  const read = (name: 'SPIDER_CONTRACTS' | 'SPIDER_CONTRACTS_BASE'): ComponentOrderMap => {
-    const raw = settings.getRaw(name);
-    return raw instanceof Map ? (raw as ComponentOrderMap) : (settings.get(name) as ComponentOrderMap);
-  };
-  const classes = orderedComponents('SPIDER_CONTRACTS', read('SPIDER_CONTRACTS_BASE'), read('SPIDER_CONTRACTS'), BUILTIN_CONTRACTS as ReadonlyMap<string, never>);
+  const classes = orderedComponents('SPIDER_CONTRACTS', settings.get('SPIDER_CONTRACTS_BASE') as ComponentOrderMap, componentMap(settings, 'SPIDER_CONTRACTS'), BUILTIN_CONTRACTS as ReadonlyMap<string, never>);
   const registry = new Map<string, ContractClass>();
   for (const cls of classes as unknown as ContractClass[]) {
     const name = contractName(cls);
@@ -58,10 +54,10 @@ export const checkCommand = defineCommand<CheckArgs>({
     const found = names.map((name) => spiders.load(name));
     const contracts = contractRegistry(settings);
     const root = project.config.root;
-    const moduleFiles = project.spiderModules.flatMap((module) => spiderModuleFiles(root, module));
+    // Listed once; each spider's own file is read first, then its modules' and the project's other files (for base classes).
+    const projectFiles = [...project.spiderModules.flatMap((module) => spiderModuleFiles(root, module)), ...sourceFiles(root)];
     const checked = found.map((spider) => {
-      // The spider's own file first, then its modules' and the project's other files (for base classes).
-      const sources = new SourceDocs([...new Set([join(root, spider.file), ...moduleFiles, ...sourceFiles(root)])]);
+      const sources = new SourceDocs([...new Set([join(root, spider.file), ...projectFiles])]);
       return { name: spider.name, spiderClass: spider.spiderClass, methods: testedMethods(spider.spiderClass, sources, new Set(contracts.keys())) };
     });
 
