@@ -1,14 +1,36 @@
 #!/usr/bin/env node
 // The `seine` command. The CLI itself is TypeScript compiled to dist/ by
 // `npm run build` (run on install by `prepare`); this file only starts it.
-let main;
-try {
-  main = await import('../dist/cli/main.js');
-} catch (error) {
-  if (error?.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes('dist/cli/main.js')) {
-    process.stderr.write("seine: the CLI is not built (dist/cli/main.js is missing) — run 'npm run build' in seine's folder\n");
-    process.exit(1);
-  }
+// `seine`, `seine --help` and `seine version` are answered before the CLI
+// (its option parser, settings and logging) is loaded: they need none of it.
+const argv = process.argv.slice(2);
+
+// `seine list | head -1`: the reader has gone, so nothing more can be shown;
+// stop quietly as other command-line tools do instead of a stack trace.
+process.stdout.on('error', (error) => {
+  if (error?.code === 'EPIPE') process.exit(0);
   throw error;
+});
+
+async function load(path) {
+  try {
+    return await import(path);
+  } catch (error) {
+    if (error?.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes(path.slice(3))) {
+      process.stderr.write("seine: the CLI is not built (dist/cli/main.js is missing) — run 'npm run build' in seine's folder\n");
+      return undefined;
+    }
+    throw error;
+  }
 }
-process.exitCode = await main.runCli(process.argv.slice(2));
+
+const quick = await load('../dist/cli/quick-answer.js');
+const answer = quick?.quickAnswer(argv, process.cwd());
+if (quick === undefined) {
+  process.exitCode = 1;
+} else if (answer !== undefined) {
+  process.stdout.write(answer);
+} else {
+  const main = await load('../dist/cli/main.js');
+  process.exitCode = main === undefined ? 1 : await main.runCli(argv);
+}

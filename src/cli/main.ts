@@ -25,6 +25,7 @@ import {
   applyGlobalOptions,
   type GlobalOptions,
 } from './global-options.js';
+import { quickAnswer } from './quick-answer.js';
 import { topLevelUsage } from './usage.js';
 import { openProject, type Project } from '../project/project.js';
 import { UsageError } from './usage-error.js';
@@ -187,6 +188,11 @@ export async function runCli(rawArgv: readonly string[], io: CliIo = {}): Promis
   const stderr = io.stderr ?? process.stderr;
   const logBus = io.logBus ?? defaultLogBus;
   const commands = io.commands ?? COMMANDS;
+  const quick = quickAnswer(argv, io.cwd ?? process.cwd(), commands);
+  if (quick !== undefined) {
+    stdout.write(quick);
+    return 0;
+  }
   const name = findCommandName(argv);
 
   if (name === undefined) {

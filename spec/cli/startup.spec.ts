@@ -1,0 +1,88 @@
+/**
+ * `seine`, `seine --help` and `seine version` are answered by bin/seine.js
+ * before the CLI's option parser, settings and logging are loaded
+ * (src/cli/quick-answer.ts). What a user notices: the same output as the
+ * full path, and inside a project whose settings turn logging on, the
+ * start-up lines still appear. Which packages a command loads is recorded
+ * through a resolve hook in the child process.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { SEINE_VERSION } from '../../src/version.js';
+import { ensureBuilt, logMessages, ROOT, runSeine } from './fixtures/run-seine.js';
+
+let dir: string;
+let hook: string;
+let log: string;
+
+beforeAll(async () => {
+  expect(await ensureBuilt()).toBe(true);
+  dir = mkdtempSync(join(tmpdir(), 'seine-startup-'));
+  log = join(dir, 'resolved.log');
+  hook = join(dir, 'hook.mjs');
+  const resolver = `import { appendFileSync } from 'node:fs';
+export async function resolve(specifier, context, next) {
+  if (!specifier.startsWith('.') && !specifier.startsWith('node:') && !specifier.startsWith('file:')) appendFileSync(${JSON.stringify(log)}, specifier + '\\n');
+  return next(specifier, context);
+}`;
+  writeFileSync(hook, `import { register } from 'node:module';\nregister('data:text/javascript,' + encodeURIComponent(${JSON.stringify(resolver)}));\n`);
+}, 120_000);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The packages a run of `seine <args>` in `cwd` imported, by bare specifier. */
+async function packagesLoaded(args: string[], cwd: string): Promise<{ stdout: string; packages: string[] }> {
+  rmSync(log, { force: true });
+  const run = await runSeine(args, cwd, { NODE_OPTIONS: `--import=${hook}` });
+  expect(run.status).toBe(0);
+  const packages = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [];
+  return { stdout: run.stdout, packages };
+}
+
+describe('commands answered before the CLI loads', () => {
+  it('seine version outside a project prints the version and loads neither yargs nor rxjs', async () => {
+    const quick = await packagesLoaded(['version'], dir);
+    expect(quick.stdout).toBe(`seine ${SEINE_VERSION}\n`);
+    expect(quick.packages).not.toContain('yargs');
+    expect(quick.packages).not.toContain('rxjs');
+    // The same command with an option takes the full path, and prints the same line.
+    const full = await packagesLoaded(['version', '--nolog'], dir);
+    expect(full.stdout).toBe(`seine ${SEINE_VERSION}\n`);
+    expect(full.packages).toContain('yargs');
+  }, 60_000);
+
+  it('seine, seine --help and seine -h print the command list the full path prints', async () => {
+    const full = await packagesLoaded(['--nolog'], dir);
+    expect(full.packages).toContain('yargs');
+    expect(full.stdout).toContain('Available commands:\n  bench ');
+    for (const args of [[], ['--help'], ['-h']]) {
+      const quick = await packagesLoaded(args, dir);
+      expect(quick.stdout).toBe(full.stdout);
+      expect(quick.packages).not.toContain('yargs');
+    }
+  }, 60_000);
+
+  it('inside a project whose settings turn logging on, seine version logs the start-up lines', async () => {
+    const project = join(dir, 'logged');
+    expect((await runSeine(['startproject', 'logged', project], dir)).status).toBe(0);
+    const settings = join(project, 'logged', 'settings.ts');
+    writeFileSync(settings, readFileSync(settings, 'utf8') + "\nexport const LOG_ENABLED = true;\nexport const LOG_LEVEL = 'INFO';\n");
+    const run = await runSeine(['version'], project);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe(`seine ${SEINE_VERSION}\n`);
+    expect(logMessages(run.stderr)[0]).toBe(`seine ${SEINE_VERSION} started (bot: logged)`);
+  }, 60_000);
+
+  it('a reader that closes the pipe early ends the command quietly', async () => {
+    const child = spawn(process.execPath, [join(ROOT, 'bin', 'seine.js'), 'version', '-v'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
+  }, 60_000);
+});
