@@ -220,7 +220,7 @@ describe('seine runspider: files that cannot be run', () => {
   it('a file that does not compile: the compiler\'s message on one line', async () => {
     const file = spiderFile('broken.ts', BROKEN_FILE);
     expect(await refused(file)).toBe(
-      `seine: Could not load broken.ts: Transform failed with 1 error: ${join(dir, 'broken.ts')}:5:0: ERROR: Expected identifier but found end of file`,
+      `seine: Could not load broken.ts: ${join(dir, 'broken.ts')}:5:1: Expected identifier but found end of file`,
     );
   }, TIMEOUT);
 

@@ -5,6 +5,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SeineError } from '../errors/seine-error.js';
 import { isSpiderClass, spiderName } from '../contracts/spider-brand.js';
 import type { SpiderClass } from '../contracts/spider.js';
+import { isCompiledSource, TypeScriptCompiler } from './compile-typescript.js';
+import { stopTranspiler } from './typescript/transpile.js';
 
 export class SpiderLoadError extends SeineError {
   static readonly code = 'SEINE_SPIDER_LOAD';
@@ -13,27 +15,31 @@ export class SpiderLoadError extends SeineError {
   }
 }
 
-let hooksInstalled = false;
-
-/**
- * Lets users' `.ts` files run with no build step (tsx), and makes their
- * `import … from 'seine'` resolve to the seine that is running — even where
- * the project has no node_modules — so that classes are shared
- * (docs/dependencies.md: a second copy breaks `instanceof Spider`).
- */
-async function installHooks(): Promise<void> {
-  if (hooksInstalled) return;
-  hooksInstalled = true;
+/** Where `import … from 'seine'` leads in a user's file: the seine that is running (docs/dependencies.md). */
+function runningSeine(): Record<string, string> {
   // The index next to this module: dist/index.js when running built, src/index.ts under tsx (tests).
   const ext = extname(fileURLToPath(import.meta.url));
-  const map = {
+  return {
     seine: new URL('../index' + ext, import.meta.url).href,
     'seine/operators': new URL('../operators/index' + ext, import.meta.url).href,
     'seine/shell': new URL('../shell/index' + ext, import.meta.url).href,
   };
-  // Registered after tsx, so it runs first: 'seine' maps to the running copy, and a user's .ts
-  // file is always an ES module, also where no package.json says "type": "module".
-  const hook = `const MAP = ${JSON.stringify(map)};
+}
+
+let hooksInstalled = false;
+
+/**
+ * The other way to load users' `.ts` files, kept for a project the compiler
+ * above cannot load (SEINE_TS_LOADER=tsx, docs/projects.md): tsx's loader
+ * hooks, plus one that maps 'seine' to the running copy and makes a user's
+ * .ts file an ES module also where no package.json says "type": "module".
+ * On Node 20 the hooks run on a thread of their own for the whole process.
+ */
+async function installHooks(): Promise<void> {
+  if (hooksInstalled) return;
+  hooksInstalled = true;
+  // Registered after tsx, so it runs first.
+  const hook = `const MAP = ${JSON.stringify(runningSeine())};
 export async function resolve(specifier, context, next) {
   if (Object.hasOwn(MAP, specifier)) return { url: MAP[specifier], format: 'module', shortCircuit: true };
   const resolved = await next(specifier, context);
@@ -47,14 +53,32 @@ export async function resolve(specifier, context, next) {
   register('data:text/javascript,' + encodeURIComponent(hook));
 }
 
+let compiler: TypeScriptCompiler | undefined;
+
+/** The URL that imports `file`: its compiled copy for a user's TypeScript, else the file itself. */
+async function importUrl(file: string): Promise<string> {
+  if (process.env.SEINE_TS_LOADER === 'tsx') {
+    await installHooks();
+    return pathToFileURL(file).href;
+  }
+  if (!isCompiledSource(file)) return pathToFileURL(file).href;
+  // Stack traces then name the user's .ts files and lines (the copies carry source maps).
+  process.setSourceMapsEnabled(true);
+  compiler ??= new TypeScriptCompiler({ aliases: runningSeine() });
+  try {
+    return await compiler.compile(file);
+  } finally {
+    await stopTranspiler();
+  }
+}
+
 /**
  * Imports a user's module (a spider file, a project's settings.ts or
- * pipelines.ts) with the hooks above; `label` names it in the error.
+ * pipelines.ts), compiled when it is TypeScript; `label` names it in the error.
  */
 export async function loadModule(file: string, label: string = file): Promise<Record<string, unknown>> {
-  await installHooks();
   try {
-    return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    return (await import(await importUrl(file))) as Record<string, unknown>;
   } catch (error) {
     const reason = error instanceof Error ? error.message.split('\n').slice(0, 3).join(' ') : String(error);
     throw new SpiderLoadError(`Could not load ${label}: ${reason}`, { cause: error });
