@@ -3,6 +3,7 @@ import type { Response } from '../http/response.js';
 import type { Spider } from '../contracts/spider.js';
 import type { SpiderMiddleware, SpiderOutput } from '../contracts/components.js';
 import { callbackOutputs } from '../contracts/callback-output.js';
+import { isFilterOnly, type FilteringMiddleware } from '../contracts/output-filter.js';
 import { asError } from './downloader-chain.js';
 
 /**
@@ -32,11 +33,40 @@ export async function* scrapeThrough(
       outputs = recovered(middlewares, response, error, spider, onUnhandledError);
     }
   }
-  for (let i = middlewares.length - 1; i >= 0; i--) {
+  // Outputs pass the middlewares from the last to the first; a row of filter-only ones is one stage.
+  let i = middlewares.length - 1;
+  while (i >= 0) {
     const mw = middlewares[i]!;
-    if (mw.processSpiderOutput !== undefined) outputs = mw.processSpiderOutput(response, outputs, spider);
+    if (isFilterOnly(mw)) {
+      let first = i;
+      while (first > 0 && (isFilterOnly(middlewares[first - 1]!) || middlewares[first - 1]!.processSpiderOutput === undefined)) first--;
+      outputs = filterRow(middlewares.slice(first, i + 1).filter(isFilterOnly), response, spider, outputs);
+      i = first - 1;
+    } else {
+      if (mw.processSpiderOutput !== undefined) outputs = mw.processSpiderOutput(response, outputs, spider);
+      i--;
+    }
   }
   yield* outputs;
+}
+
+/**
+ * Filter-only middlewares (src/contracts/output-filter.ts), given in chain
+ * order, as one stage: what their generators would do, in the same order —
+ * each one's per-response start when the first output is wanted, the first
+ * middleware's first; then each output through the last one to the first.
+ */
+async function* filterRow(row: readonly FilteringMiddleware[], response: Response, spider: Spider, source: AsyncIterable<SpiderOutput>): AsyncIterable<SpiderOutput> {
+  const filters = row.map((mw) => mw.outputFilter(response, spider));
+  outputs: for await (const output of source) {
+    let current = output;
+    for (let k = filters.length - 1; k >= 0; k--) {
+      const kept = filters[k]!(current);
+      if (kept === null) continue outputs;
+      current = kept;
+    }
+    yield current;
+  }
 }
 
 /** Errors while iterating a callback's outputs go to processSpiderException; outputs already yielded stay. */

@@ -1,4 +1,5 @@
 import type { SpiderMiddleware, SpiderOutput } from '../../contracts/components.js';
+import { filterOutputs, markFilterOnly, type OutputFilterFn } from '../../contracts/output-filter.js';
 import type { Crawler, StatsCollector } from '../../contracts/crawler.js';
 import { isRequest } from '../../http/request.js';
 import type { Response } from '../../http/response.js';
@@ -48,12 +49,13 @@ export class DepthMiddleware implements SpiderMiddleware {
     });
   }
 
-  async *processSpiderOutput(response: Response, result: AsyncIterable<SpiderOutput>, spider: Spider): AsyncIterable<SpiderOutput> {
+  processSpiderOutput(response: Response, result: AsyncIterable<SpiderOutput>, spider: Spider): AsyncIterable<SpiderOutput> {
+    return filterOutputs(this, response, result, spider);
+  }
+
+  outputFilter(response: Response, spider: Spider): OutputFilterFn {
     const parentDepth = this.#initDepth(response);
-    for await (const output of result) {
-      const passed = this.#filter(output, parentDepth, spider);
-      if (passed !== null) yield passed;
-    }
+    return (output) => this.#filter(output, parentDepth, spider);
   }
 
   /** The response's depth, recorded as 0 in its meta when absent (a start request's response). */
@@ -82,3 +84,6 @@ export class DepthMiddleware implements SpiderMiddleware {
     return request;
   }
 }
+
+// The engine runs it as a filter (src/contracts/output-filter.ts) unless a subclass replaces processSpiderOutput.
+markFilterOnly(DepthMiddleware.prototype.processSpiderOutput);

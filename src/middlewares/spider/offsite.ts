@@ -1,5 +1,6 @@
 import { domainToASCII } from 'node:url';
 import type { SpiderMiddleware, SpiderOutput } from '../../contracts/components.js';
+import { filterOutputs, markFilterOnly, type OutputFilterFn } from '../../contracts/output-filter.js';
 import type { Crawler, StatsCollector } from '../../contracts/crawler.js';
 import { isRequest, type Request } from '../../http/request.js';
 import type { Response } from '../../http/response.js';
@@ -86,10 +87,12 @@ export class OffsiteMiddleware implements SpiderMiddleware {
     this.#localSchemesWarned = new Set();
   }
 
-  async *processSpiderOutput(response: Response, result: AsyncIterable<SpiderOutput>, spider: Spider): AsyncIterable<SpiderOutput> {
-    for await (const output of result) {
-      if (this.#localSchemePasses(output, response, spider) && this.#passes(output, spider)) yield output;
-    }
+  processSpiderOutput(response: Response, result: AsyncIterable<SpiderOutput>, spider: Spider): AsyncIterable<SpiderOutput> {
+    return filterOutputs(this, response, result, spider);
+  }
+
+  outputFilter(response: Response, spider: Spider): OutputFilterFn {
+    return (output) => (this.#localSchemePasses(output, response, spider) && this.#passes(output, spider) ? output : null);
   }
 
   #localSchemePasses(output: SpiderOutput, response: Response, spider: Spider): boolean {
@@ -149,6 +152,9 @@ export class OffsiteMiddleware implements SpiderMiddleware {
     return new RegExp(`^(.*\\.)?(${domains.join('|')})$`);
   }
 }
+
+// The engine runs it as a filter (src/contracts/output-filter.ts) unless a subclass replaces processSpiderOutput.
+markFilterOnly(OffsiteMiddleware.prototype.processSpiderOutput);
 
 /** The URL's host as Python's `urlparse().hostname` gives it: lower-case, IPv6 without brackets; null when there is none. */
 export function hostnameOf(url: string): string | null {

@@ -1,10 +1,12 @@
 import type { Subscription } from 'rxjs';
 import type { SpiderMiddleware, SpiderOutput } from '../../contracts/components.js';
+import { filterOutputs, markFilterOnly, type OutputFilterFn } from '../../contracts/output-filter.js';
 import { NotConfigured } from '../../contracts/control-flow.js';
 import type { Crawler } from '../../contracts/crawler.js';
 import { isRequest, safeUrl, type Request } from '../../http/request.js';
 import { Response } from '../../http/response.js';
 import { defaultLogBus, type LogBus, type Logger } from '../../log/index.js';
+import type { Spider } from '../../contracts/spider.js';
 import { ReferrerPolicyError } from './referrer-policy-error.js';
 import { REFERRER_POLICIES, SCRAPY_DEFAULT, resolveReferrerPolicy, type ReferrerPolicy, type ReferrerPolicySpec } from './referrer-policies.js';
 
@@ -54,11 +56,16 @@ export class RefererMiddleware implements SpiderMiddleware {
     return middleware;
   }
 
-  async *processSpiderOutput(response: Response, result: AsyncIterable<SpiderOutput>): AsyncIterable<SpiderOutput> {
-    for await (const output of result) {
+  processSpiderOutput(response: Response, result: AsyncIterable<SpiderOutput>, spider?: Spider): AsyncIterable<SpiderOutput> {
+    // The referer needs no spider: callers outside a crawl may leave it out.
+    return filterOutputs(this, response, result, spider as Spider);
+  }
+
+  outputFilter(response: Response): OutputFilterFn {
+    return (output) => {
       if (isRequest(output)) this.#setReferer(output, response);
-      yield output;
-    }
+      return output;
+    };
   }
 
   closeSpider(): void {
@@ -103,3 +110,6 @@ export class RefererMiddleware implements SpiderMiddleware {
     if (referrer !== null) request.headers.setDefault('Referer', referrer);
   }
 }
+
+// The engine runs it as a filter (src/contracts/output-filter.ts) unless a subclass replaces processSpiderOutput.
+markFilterOnly(RefererMiddleware.prototype.processSpiderOutput);

@@ -1,4 +1,5 @@
 import type { SpiderMiddleware, SpiderOutput } from '../../contracts/components.js';
+import { filterOutputs, markFilterOnly, type OutputFilterFn } from '../../contracts/output-filter.js';
 import { NotConfigured } from '../../contracts/control-flow.js';
 import type { Crawler, StatsCollector } from '../../contracts/crawler.js';
 import { isRequest } from '../../http/request.js';
@@ -34,14 +35,21 @@ export class UrlLengthMiddleware implements SpiderMiddleware {
     return new UrlLengthMiddleware({ maxLength, stats: crawler.stats, logBus: crawler.logBus });
   }
 
-  async *processSpiderOutput(_response: Response, result: AsyncIterable<SpiderOutput>, spider: Spider): AsyncIterable<SpiderOutput> {
-    for await (const output of result) {
+  processSpiderOutput(response: Response, result: AsyncIterable<SpiderOutput>, spider: Spider): AsyncIterable<SpiderOutput> {
+    return filterOutputs(this, response, result, spider);
+  }
+
+  outputFilter(_response: Response, spider: Spider): OutputFilterFn {
+    return (output) => {
       if (isRequest(output) && output.url.length > this.maxLength) {
         this.#logger.info(`Ignoring link (url length > ${this.maxLength}): ${output.url}`, { spider });
         this.#stats.inc('urllength/request_ignored_count');
-        continue;
+        return null;
       }
-      yield output;
-    }
+      return output;
+    };
   }
 }
+
+// The engine runs it as a filter (src/contracts/output-filter.ts) unless a subclass replaces processSpiderOutput.
+markFilterOnly(UrlLengthMiddleware.prototype.processSpiderOutput);
