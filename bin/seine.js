@@ -25,6 +25,10 @@ async function load(path) {
 }
 
 const quick = await load('../dist/cli/quick-answer.js');
+// Before the CLI's modules load: V8 would grow its young generation to 32 MB
+// while they do, and never give it back (docs/performance.md, "Peak memory").
+const heap = quick === undefined ? undefined : await load('../dist/extensions/heap-targets.js');
+heap?.keepHeapNear(heap.DEFAULT_HEAP_TARGETS);
 const answer = quick?.quickAnswer(argv, process.cwd());
 if (quick === undefined) {
   process.exitCode = 1;

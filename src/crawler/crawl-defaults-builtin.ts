@@ -16,6 +16,7 @@ import { LogStats } from '../extensions/log-stats.js';
 import { CloseSpider } from '../extensions/close-spider.js';
 import { TelnetConsole } from '../extensions/telnet-console.js';
 import { AutoThrottle } from '../extensions/auto-throttle.js';
+import { HeapSizing } from '../extensions/heap-sizing.js';
 import { MemoryUsage } from '../extensions/memory-usage.js';
 import { SpiderState } from '../extensions/spider-state.js';
 import { Watchdog } from '../extensions/watchdog.js';
@@ -96,5 +97,6 @@ export const CRAWL_DEFAULTS: CrawlDefaults = {
     ['MemoryUsage', MemoryUsage as unknown as ComponentClass<Extension>],
     ['SpiderState', SpiderState as unknown as ComponentClass<Extension>],
     ['Watchdog', Watchdog as unknown as ComponentClass<Extension>],
+    ['HeapSizing', HeapSizing as unknown as ComponentClass<Extension>],
   ]),
 };

@@ -79,6 +79,8 @@ export interface SettingsSchema {
   FEED_EXPORTERS: Record<string, ClassSetting | string | null>;
   FEED_EXPORTERS_BASE: Record<string, string>;
   FEED_STORE_EMPTY: boolean;
+  HEAP_GROWTH_PERCENT: number;
+  HEAP_YOUNG_GENERATION_MB: number;
   HTTPCACHE_ENABLED: boolean;
   HTTPCACHE_DIR: string;
   HTTPCACHE_EXPIRATION_SECS: number;
@@ -266,6 +268,8 @@ export const SETTING_KINDS: { readonly [K in SettingName]: KindsFor<SettingsSche
   FEED_EXPORTERS: 'dict',
   FEED_EXPORTERS_BASE: 'dict',
   FEED_STORE_EMPTY: 'bool',
+  HEAP_GROWTH_PERCENT: 'int',
+  HEAP_YOUNG_GENERATION_MB: 'int',
   HTTPCACHE_ENABLED: 'bool',
   HTTPCACHE_DIR: 'string',
   HTTPCACHE_EXPIRATION_SECS: 'int',

@@ -1,0 +1,83 @@
+/**
+ * The process-wide part of the HeapSizing extension (heap-sizing.ts): V8
+ * flags that keep the heap near its live size, set again every 20 ms.
+ * bin/seine.js applies seine's defaults before it loads anything, because
+ * V8 grows its young generation to 32 MB while modules load and never
+ * gives that back; a crawl then applies its own settings.
+ *
+ * Node takes V8's size limits only on its command line, so this uses the
+ * two flags V8 reads while running: `--heap-growing-percent` (how far the
+ * old generation grows past the live heap before a full collection; V8
+ * alone allows 100–300 %) and `--semi-space-growth-factor`, 1 once the
+ * young generation has reached its target and 2 (V8's value) below it.
+ * Every new Worker (the Watchdog's, for one) resets the growth factor to 2,
+ * hence the timer. Only node:v8 is imported: this runs before the CLI.
+ */
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+
+const MIB = 1024 * 1024;
+
+export interface HeapTargets {
+  /** HEAP_GROWTH_PERCENT; 0: V8's choice. */
+  readonly growthPercent: number;
+  /** HEAP_YOUNG_GENERATION_MB in bytes; 0: V8's choice. */
+  readonly youngGenerationBytes: number;
+}
+
+/** The defaults of HEAP_GROWTH_PERCENT and HEAP_YOUNG_GENERATION_MB (default-settings.ts reads them from here). */
+export const DEFAULT_HEAP_GROWTH_PERCENT = 50;
+export const DEFAULT_HEAP_YOUNG_GENERATION_MB = 8;
+export const DEFAULT_HEAP_TARGETS: HeapTargets = {
+  growthPercent: DEFAULT_HEAP_GROWTH_PERCENT,
+  youngGenerationBytes: DEFAULT_HEAP_YOUNG_GENERATION_MB * MIB,
+};
+
+/** Often enough that the young generation seldom doubles twice between two looks (a scavenge takes a few ms). */
+const CHECK_EVERY_MS = 20;
+
+/** V8's own values. */
+const V8_GROWTH_PERCENT = 0;
+const V8_SEMI_SPACE_GROWTH = 2;
+
+let current: HeapTargets | undefined;
+let timer: ReturnType<typeof setInterval> | undefined;
+
+export function youngGenerationSize(): number {
+  return getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0;
+}
+
+function apply(targets: HeapTargets): void {
+  setFlagsFromString(`--heap-growing-percent=${targets.growthPercent > 0 ? targets.growthPercent : V8_GROWTH_PERCENT}`);
+  const full = targets.youngGenerationBytes > 0 && youngGenerationSize() >= targets.youngGenerationBytes;
+  setFlagsFromString(`--semi-space-growth-factor=${full ? 1 : V8_SEMI_SPACE_GROWTH}`);
+}
+
+/** The targets in force, or undefined when V8 decides alone. */
+export function heapTargets(): HeapTargets | undefined {
+  return current;
+}
+
+/**
+ * Keeps the heap near `targets` from now on (undefined, or both 0: V8's own
+ * sizing again); returns the targets it replaces, to put back later.
+ */
+export function keepHeapNear(targets: HeapTargets | undefined): HeapTargets | undefined {
+  const previous = current;
+  const active = targets !== undefined && (targets.growthPercent > 0 || targets.youngGenerationBytes > 0);
+  current = active ? targets : undefined;
+  if (current === undefined) {
+    if (timer !== undefined) clearInterval(timer);
+    timer = undefined;
+    apply({ growthPercent: 0, youngGenerationBytes: 0 });
+    return previous;
+  }
+  apply(current);
+  if (timer === undefined) {
+    timer = setInterval(() => {
+      if (current !== undefined) apply(current);
+    }, CHECK_EVERY_MS);
+    // Never what keeps a finished process alive.
+    timer.unref();
+  }
+  return previous;
+}
