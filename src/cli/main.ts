@@ -167,13 +167,14 @@ function safeDebugLogging(settings: Settings): boolean {
 }
 
 /** Runs `seine <argv>` and resolves to the exit status. */
-/** `-o -` means standard output, as in Scrapy; yargs would read the lone `-` as a missing value. */
+/** `-o -` (and `-o -:jsonl`) mean standard output, as in Scrapy; yargs would read a value starting with `-` as another option. */
 function joinStdoutFeeds(argv: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    if ((arg === '-o' || arg === '-O') && argv[i + 1] === '-') {
-      out.push(`${arg}=-`);
+    const next = argv[i + 1];
+    if ((arg === '-o' || arg === '-O') && next !== undefined && (next === '-' || next.startsWith('-:'))) {
+      out.push(`${arg}=${next}`);
       i++;
     } else {
       out.push(arg);
