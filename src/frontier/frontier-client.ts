@@ -1,4 +1,10 @@
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
+
+/** ioredis (CommonJS), loaded by the first client: a crawl without Redis never pays its ~55 ms and its memory. */
+function loadIoredis(): typeof import('ioredis') {
+  return createRequire(import.meta.url)('ioredis') as typeof import('ioredis');
+}
 import { ACK, CLAIM_START, LEASE, PUSH, RECORD_START, RELEASE, RENEW, STATUS } from './lua-scripts.js';
 
 /** What a LEASE reply says about the whole crawl, besides the requests it leased. */
@@ -69,7 +75,8 @@ export class FrontierClient {
     readonly prefix: string,
     options: FrontierClientOptions = {},
   ) {
-    this.redis = new Redis(url, {
+    const { Redis: RedisClient } = loadIoredis();
+    this.redis = new RedisClient(url, {
       lazyConnect: true,
       // Wait for Redis however long it is away: the work a call carries is not given up.
       maxRetriesPerRequest: null,

@@ -4,7 +4,8 @@
  * bytes are stripped on the way in (IacFilter); on the way out every line
  * ends in CRLF, which a telnet client needs and `nc` does not mind.
  */
-import repl, { type REPLServer } from 'node:repl';
+import { createRequire } from 'node:module';
+import type { REPLServer } from 'node:repl';
 import { PassThrough, Writable } from 'node:stream';
 import type { Socket } from 'node:net';
 import { ECHO, IAC, IacFilter, WILL, WONT } from './iac-filter.js';
@@ -239,6 +240,8 @@ export class TelnetSession {
     // terminal: false: seine does not negotiate character mode, so the client
     // edits lines itself and sends them whole; a terminal REPL would echo and
     // redraw each line a second time.
+    // Loaded on the first session, not with every crawl (the telnet console is on by default).
+    const repl = createRequire(import.meta.url)('node:repl') as typeof import('node:repl');
     const server = repl.start({
       input,
       output: stream,
