@@ -1,15 +1,11 @@
-/** Jest loads the spider files itself (swc); the CLI's tsx hooks are replaced by no-ops here. */
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+/** The spider files are compiled by seine's loader (src/project/compile-typescript.ts) and imported in-process. */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createRequire } from 'node:module';
 
-jest.unstable_mockModule('tsx/esm/api', () => ({ register: () => () => {} }));
-// Only the loader hook is stubbed; createRequire stays real (the XPath regex engine loads re2-wasm with it).
-jest.unstable_mockModule('node:module', () => ({ register: () => {}, createRequire }));
-const { SpiderLoader } = await import('../../src/project/spider-loader.js');
+const { SpiderLoader, declaresName } = await import('../../src/project/spider-loader.js');
 const { DuplicateSpiderError, ProjectConfigError, SpiderNotFoundError } = await import('../../src/project/project-errors.js');
 
 const SPIDER_MODULE = fileURLToPath(new URL('../../src/contracts/spider.ts', import.meta.url));
@@ -34,6 +30,14 @@ beforeAll(() => {
     'shop/spiders/quotes.ts': spider('QuotesSpider', 'quotes') + spider('BaseSpider', null),
     'shop/spiders/nested/authors.ts': spider('AuthorsSpider', 'authors'),
     'shop/spiders/types.d.ts': 'export {};\n',
+  });
+  const many: Record<string, string> = {};
+  for (let i = 0; i < 20; i++) many[`shop/spiders/s${String(i).padStart(2, '0')}.ts`] = spider(`S${i}`, `s${String(i).padStart(2, '0')}`);
+  many['shop/spiders/broken.ts'] = 'export class Broken extends Spider {\n';
+  files(join(dir, 'many'), many);
+  files(join(dir, 'computed'), {
+    'shop/spiders/plain.ts': spider('PlainSpider', 'plain'),
+    'shop/spiders/computed.ts': "export class ComputedSpider extends Spider {\n  static name = ['comp', 'uted'].join('');\n}\n",
   });
   files(join(dir, 'twins'), {
     'shop/spiders/a.ts': spider('ASpider', 'same'),
@@ -76,5 +80,31 @@ describe('SpiderLoader', () => {
 
   it('refuses a SPIDER_MODULES entry that names nothing', async () => {
     await expect(SpiderLoader.load(join(dir, 'ok'), ['shop/robots'])).rejects.toThrow(ProjectConfigError);
+  });
+
+  it('for one spider by name, imports only the files that declare it: a broken spider file elsewhere does not stop it', async () => {
+    const loader = await SpiderLoader.loadNamed(join(dir, 'many'), ['shop/spiders'], 's07');
+    expect(loader.list()).toEqual(['s07']);
+    expect(loader.load('s07').file).toBe(join('shop', 'spiders', 's07.ts'));
+    await expect(SpiderLoader.load(join(dir, 'many'), ['shop/spiders'])).rejects.toThrow(/Could not load shop\/spiders\/broken\.ts/);
+  });
+
+  it('for a name no file declares as written, imports them all, with load()\'s errors', async () => {
+    const computed = await SpiderLoader.loadNamed(join(dir, 'computed'), ['shop/spiders'], 'computed');
+    expect(computed.list()).toEqual(['computed', 'plain']);
+    await expect(SpiderLoader.loadNamed(join(dir, 'twins'), ['shop/spiders'], 'same')).rejects.toThrow(DuplicateSpiderError);
+    const unknown = await SpiderLoader.loadNamed(join(dir, 'ok'), ['shop/spiders'], 'nope');
+    expect(() => unknown.load('nope')).toThrow('Spider not found: nope (available spiders: authors, quotes)');
+  });
+
+  it('reads a static name in the ways TypeScript lets it be written', () => {
+    for (const source of ["static name = 'q';", 'static name = "q";', 'static name = `q`;', "static override name = 'q'", "static readonly name: string = 'q'", "static   name='q'"]) {
+      expect([source, declaresName(source, 'q')]).toEqual([source, true]);
+    }
+    for (const source of ["name = 'q';", "static name = 'qq';", "static title = 'q';", "static name = 'a.q'"]) {
+      expect([source, declaresName(source, 'q')]).toEqual([source, false]);
+    }
+    expect(declaresName("static name = 'a.q'", 'a.q')).toBe(true);
+    expect(declaresName("static name = 'a-q'", 'a.q')).toBe(false);
   });
 });

@@ -4,7 +4,7 @@
  * the URL, and the one-request crawl.
  */
 import type { Argv } from 'yargs';
-import { loadSpiders, requireProject, type Project } from '../project/project.js';
+import { loadSpider, loadSpiders, requireProject, type Project } from '../project/project.js';
 import { fetchOnce, type Fetched } from '../shell/fetch-once.js';
 import { shellRequest } from '../shell/shell-request.js';
 import { spiderClassForUrl } from '../shell/spider-for-url.js';
@@ -43,7 +43,7 @@ export interface SpiderChoice {
 export async function chooseSpider(url: string, name: string | undefined, opened: Project | null, cwd: string): Promise<SpiderChoice> {
   if (name !== undefined) {
     const project = requireProject(opened, cwd);
-    return { spiderClass: (await loadSpiders(project)).load(name).spiderClass, projectSettings: { ...project.settings } };
+    return { spiderClass: (await loadSpider(project, name)).spiderClass, projectSettings: { ...project.settings } };
   }
   const project = opened;
   if (project === null) return { spiderClass: DefaultSpider, projectSettings: {} };

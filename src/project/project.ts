@@ -5,7 +5,7 @@
 import { findProject, type ProjectConfig } from './find-project.js';
 import { NotInProjectError } from './project-errors.js';
 import { loadProjectSettings } from './project-settings.js';
-import { SpiderLoader } from './spider-loader.js';
+import { SpiderLoader, type FoundSpider } from './spider-loader.js';
 
 export interface Project {
   readonly config: ProjectConfig;
@@ -44,4 +44,9 @@ export function requireProject(project: Project | null, cwd: string): Project {
 
 export function loadSpiders(project: Project): Promise<SpiderLoader> {
   return SpiderLoader.load(project.config.root, project.spiderModules);
+}
+
+/** The project's spider called `name`, importing only the spider files that declare it where it can (SpiderLoader.loadNamed). */
+export async function loadSpider(project: Project, name: string): Promise<FoundSpider> {
+  return (await SpiderLoader.loadNamed(project.config.root, project.spiderModules, name)).load(name);
 }

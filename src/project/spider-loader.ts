@@ -1,9 +1,12 @@
 /**
  * Scrapy's SpiderLoader for a project: every .ts file under the folders
  * SPIDER_MODULES names is imported; its spiders are the exported classes
- * that extend Spider and have their own static name.
+ * that extend Spider and have their own static name. A command that runs
+ * one spider by name imports only the files whose text declares that name
+ * (`SpiderLoader.loadNamed`), so `seine crawl` in a project of many spiders
+ * loads one of them.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { loadModule } from './load-module.js';
 import { isSpiderClass, spiderName } from '../contracts/spider-brand.js';
@@ -46,6 +49,16 @@ export function spiderModuleFiles(root: string, moduleName: string): string[] {
   );
 }
 
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** True when `source` has `static name = '<name>'` (any quotes, `override`/`readonly`, a type annotation). */
+export function declaresName(source: string, name: string): boolean {
+  const quoted = ['\'', '"', '`'].map((quote) => quote + escapeRegExp(name) + quote).join('|');
+  return new RegExp(`\\bstatic\\s+(?:(?:override|readonly|declare)\\s+)*name\\s*(?::[^=;]+)?=\\s*(?:${quoted})`).test(source);
+}
+
 export class SpiderLoader {
   readonly #spiders = new Map<string, FoundSpider>();
 
@@ -55,19 +68,37 @@ export class SpiderLoader {
 
   /** Imports every spider module; two classes with one name are an error naming both files. */
   static async load(root: string, spiderModules: readonly string[]): Promise<SpiderLoader> {
+    return SpiderLoader.#fromFiles(root, spiderModules.flatMap((moduleName) => spiderModuleFiles(root, moduleName)));
+  }
+
+  /**
+   * The loader for a command that runs the spider called `name`: only the
+   * files whose text has `static name = '<name>'` are imported. When none
+   * does, or none of them exports that spider (a name computed at run time),
+   * every spider module is, as load() does; so the errors are load()'s.
+   */
+  static async loadNamed(root: string, spiderModules: readonly string[], name: string): Promise<SpiderLoader> {
+    const files = spiderModules.flatMap((moduleName) => spiderModuleFiles(root, moduleName));
+    const declaring = files.filter((file) => declaresName(readFileSync(file, 'utf8'), name));
+    if (declaring.length > 0) {
+      const loader = await SpiderLoader.#fromFiles(root, declaring);
+      if (loader.find(name) !== undefined) return loader;
+    }
+    return SpiderLoader.#fromFiles(root, files);
+  }
+
+  static async #fromFiles(root: string, files: readonly string[]): Promise<SpiderLoader> {
     const found = new Map<string, FoundSpider>();
-    for (const moduleName of spiderModules) {
-      for (const file of spiderModuleFiles(root, moduleName)) {
-        const label = relative(root, file);
-        const exports = await loadModule(file, label);
-        for (const value of Object.values(exports)) {
-          if (!isSpiderClass(value)) continue;
-          const name = spiderName(value)!;
-          const previous = found.get(name);
-          // The same class re-exported (an index.ts with `export * from`) is one spider, not two.
-          if (previous === undefined) found.set(name, { name, spiderClass: value, file: label });
-          else if (previous.spiderClass !== value) throw new DuplicateSpiderError(name, [previous.file, label]);
-        }
+    for (const file of files) {
+      const label = relative(root, file);
+      const exports = await loadModule(file, label);
+      for (const value of Object.values(exports)) {
+        if (!isSpiderClass(value)) continue;
+        const name = spiderName(value)!;
+        const previous = found.get(name);
+        // The same class re-exported (an index.ts with `export * from`) is one spider, not two.
+        if (previous === undefined) found.set(name, { name, spiderClass: value, file: label });
+        else if (previous.spiderClass !== value) throw new DuplicateSpiderError(name, [previous.file, label]);
       }
     }
     return new SpiderLoader([...found.values()]);

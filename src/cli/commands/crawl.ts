@@ -1,6 +1,6 @@
 import { defineCommand } from '../command.js';
 import { parseFeedOptions, runCrawl, withCrawlOptions, type CrawlOptionArgs } from '../run-crawl.js';
-import { loadSpiders, requireProject } from '../../project/project.js';
+import { loadSpider, requireProject } from '../../project/project.js';
 import { resolveCustomSettings } from '../../project/project-settings.js';
 
 /**
@@ -18,8 +18,7 @@ export const crawlCommand = defineCommand<CrawlOptionArgs & { spider: string }>(
   async handler({ args, settings, logBus, cwd, logger, project: opened, reconfigureLog }) {
     const feeds = parseFeedOptions(args);
     const project = requireProject(opened, cwd);
-    const spiders = await loadSpiders(project);
-    const found = spiders.load(String(args.spider));
+    const found = await loadSpider(project, String(args.spider));
     logger.debug(`Running spider ${found.name} from ${found.file}`);
     const own = found.spiderClass.customSettings;
     const customSettings = own === undefined ? undefined : await resolveCustomSettings(project.config, own);

@@ -1,4 +1,4 @@
-import { loadSpiders, requireProject } from '../../project/project.js';
+import { loadSpider, loadSpiders, requireProject } from '../../project/project.js';
 import { DefaultSpider } from '../../shell/default-spider.js';
 import { spiderClassForUrl } from '../../shell/spider-for-url.js';
 import { defineCommand } from '../command.js';
@@ -83,12 +83,11 @@ export const parseCommand = defineCommand<ParseArgs>({
     const feeds = parseFeedOptions(args);
     const spiderArgs = parseSpiderArgs(args.a ?? []);
     const project = requireProject(opened, cwd);
-    const spiders = await loadSpiders(project);
     let spiderClass;
     if (args.spider !== undefined) {
-      spiderClass = spiders.load(args.spider).spiderClass;
+      spiderClass = (await loadSpider(project, args.spider)).spiderClass;
     } else {
-      spiderClass = spiderClassForUrl(spiders, url);
+      spiderClass = spiderClassForUrl(await loadSpiders(project), url);
       if (spiderClass === DefaultSpider) throw new NoSpiderForUrlError(url);
     }
     const results = await parseLevels({
