@@ -10,12 +10,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ensureBuilt, logMessages, runSeine, startSeine } from '../cli/fixtures/run-seine.js';
 import { startJsSite, type JsSite } from '../helpers/js-site.js';
 import { ProcessWatcher } from '../helpers/marked-processes.js';
+import { resolveLog } from '../helpers/resolve-log.js';
 
 const TIMEOUT = 90_000;
 
@@ -316,22 +317,15 @@ describe('setup problems are one line', () => {
 
 describe('Playwright is loaded only when a page is rendered', () => {
   it('a crawl of plain pages never imports playwright-core; a rendered fetch does', async () => {
-    const log = join(dir, 'imports.log');
-    const hook = join(dir, 'hook.mjs');
-    const resolver = `import { appendFileSync } from 'node:fs';
-export async function resolve(specifier, context, next) {
-  if (specifier.includes('playwright-core')) appendFileSync(${JSON.stringify(log)}, specifier + '\\n');
-  return next(specifier, context);
-}`;
-    writeFileSync(hook, `import { register } from 'node:module';\nregister('data:text/javascript,' + encodeURIComponent(${JSON.stringify(resolver)}));\n`);
-    const env = { NODE_OPTIONS: `--import=${hook}` };
+    const imports = resolveLog(dir, "specifier.includes('playwright-core')");
+    const env = { NODE_OPTIONS: `--import=${imports.hook}` };
     const plain = await runSeine(['fetch', '--nolog', site.url('/static/')], dir, env);
     expect(plain.status).toBe(0);
-    expect(existsSync(log)).toBe(false);
+    expect(imports.specifiers()).toEqual([]);
     const rendered = await runSeine(['fetch', '--nolog', '--browser', site.url('/quotes/1')], dir, env);
     expect(rendered.status).toBe(0);
     expect(rendered.stdout).toContain('It is our choices that show what we truly are.');
-    expect(readFileSync(log, 'utf8')).toContain('playwright-core');
+    expect(imports.specifiers().join('\n')).toContain('playwright-core');
   }, TIMEOUT);
 });
 

@@ -7,39 +7,31 @@
  * through a resolve hook in the child process.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { SEINE_VERSION } from '../../src/version.js';
+import { resolveLog, type ResolveLog } from '../helpers/resolve-log.js';
 import { ensureBuilt, logMessages, ROOT, runSeine } from './fixtures/run-seine.js';
 
 let dir: string;
-let hook: string;
-let log: string;
+let imports: ResolveLog;
 
 beforeAll(async () => {
   expect(await ensureBuilt()).toBe(true);
   dir = mkdtempSync(join(tmpdir(), 'seine-startup-'));
-  log = join(dir, 'resolved.log');
-  hook = join(dir, 'hook.mjs');
-  const resolver = `import { appendFileSync } from 'node:fs';
-export async function resolve(specifier, context, next) {
-  if (!specifier.startsWith('.') && !specifier.startsWith('node:') && !specifier.startsWith('file:')) appendFileSync(${JSON.stringify(log)}, specifier + '\\n');
-  return next(specifier, context);
-}`;
-  writeFileSync(hook, `import { register } from 'node:module';\nregister('data:text/javascript,' + encodeURIComponent(${JSON.stringify(resolver)}));\n`);
+  imports = resolveLog(dir, "!specifier.startsWith('.') && !specifier.startsWith('node:') && !specifier.startsWith('file:')");
 }, 120_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The packages a run of `seine <args>` in `cwd` imported, by bare specifier. */
 async function packagesLoaded(args: string[], cwd: string): Promise<{ stdout: string; packages: string[] }> {
-  rmSync(log, { force: true });
-  const run = await runSeine(args, cwd, { NODE_OPTIONS: `--import=${hook}` });
+  imports.clear();
+  const run = await runSeine(args, cwd, { NODE_OPTIONS: `--import=${imports.hook}` });
   expect(run.status).toBe(0);
-  const packages = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [];
-  return { stdout: run.stdout, packages };
+  return { stdout: run.stdout, packages: imports.specifiers() };
 }
 
 describe('commands answered before the CLI loads', () => {

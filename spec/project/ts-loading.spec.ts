@@ -13,6 +13,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSite, type TestSite } from '../helpers/site-server.js';
+import { resolveLog } from '../helpers/resolve-log.js';
 import { ensureBuilt, logMessages, runSeine } from '../cli/fixtures/run-seine.js';
 
 const TIMEOUT = 60_000;
@@ -139,21 +140,14 @@ describe('a project in TypeScript', () => {
   }, TIMEOUT);
 
   it('never imports tsx; SEINE_TS_LOADER=tsx loads the same project through tsx', async () => {
-    const log = join(dir, 'resolved.log');
-    const hook = join(dir, 'hook.mjs');
-    const resolver = `import { appendFileSync } from 'node:fs';
-export async function resolve(specifier, context, next) {
-  if (specifier.startsWith('tsx')) appendFileSync(${JSON.stringify(log)}, specifier + '\\n');
-  return next(specifier, context);
-}`;
-    writeFileSync(hook, `import { register } from 'node:module';\nregister('data:text/javascript,' + encodeURIComponent(${JSON.stringify(resolver)}));\n`);
-    const compiled = await runSeine(['crawl', 'quotes', '-a', `site=${site.url('/')}`, '-O', 'out.json', '-s', 'DOWNLOAD_DELAY=0'], project, { NODE_OPTIONS: `--import=${hook}` });
+    const imports = resolveLog(dir, "specifier.startsWith('tsx')");
+    const compiled = await runSeine(['crawl', 'quotes', '-a', `site=${site.url('/')}`, '-O', 'out.json', '-s', 'DOWNLOAD_DELAY=0'], project, { NODE_OPTIONS: `--import=${imports.hook}` });
     expect(compiled.status).toBe(0);
-    expect(existsSync(log)).toBe(false);
+    expect(imports.specifiers()).toEqual([]);
     rmSync(join(project, 'out.json'));
-    const viaTsx = await runSeine(['crawl', 'quotes', '-a', `site=${site.url('/')}`, '-O', 'out.json', '-s', 'DOWNLOAD_DELAY=0'], project, { NODE_OPTIONS: `--import=${hook}`, SEINE_TS_LOADER: 'tsx' });
+    const viaTsx = await runSeine(['crawl', 'quotes', '-a', `site=${site.url('/')}`, '-O', 'out.json', '-s', 'DOWNLOAD_DELAY=0'], project, { NODE_OPTIONS: `--import=${imports.hook}`, SEINE_TS_LOADER: 'tsx' });
     expect(viaTsx.status).toBe(0);
-    expect(readFileSync(log, 'utf8')).toContain('tsx/esm/api');
+    expect(imports.specifiers()).toContain('tsx/esm/api');
     expect(JSON.parse(readFileSync(join(project, 'out.json'), 'utf8'))).toHaveLength(2);
   }, TIMEOUT);
 });
