@@ -1,7 +1,8 @@
 /**
- * The benchmark's printed report: one row per crawler, the checks that both
- * crawled the same site the same way, and the ratio lines against the
- * targets of issue 3 (≥ 3× Scrapy's pages/s, peak RSS ≤ 120 MB).
+ * The benchmark's printed report: one row per crawler, the checks that all
+ * crawled the same site the same way, the ratio lines against the targets
+ * of issue 3 (≥ 3× Scrapy's pages/s, peak RSS ≤ 120 MB), and seine's ratios
+ * to Crawlee (no target: for the record).
  */
 
 import type { CrawlerMeasurement } from './crawler-run.js';
@@ -62,8 +63,9 @@ export function table(rows: readonly Row[]): string {
 
 /**
  * Problems that make the comparison unfair or the run suspect: a crawler
- * that failed, missed pages, scraped a different number of items, or
- * fetched a page twice.
+ * that failed, missed pages, scraped a different number of items, fetched a
+ * page twice, or never asked for robots.txt (all obey it); each crawler
+ * after the first (seine) is also compared with the first.
  */
 export function warnings(results: readonly CrawlerResult[], sitePages: number, itemsPerPage: number): string[] {
   const out: string[] = [];
@@ -73,6 +75,7 @@ export function warnings(results: readonly CrawlerResult[], sitePages: number, i
     if (hits.pages !== hits.distinctPages) out.push(`WARNING: ${m.crawler} fetched ${hits.pages - hits.distinctPages} page(s) more than once (${hits.pages} fetches for ${hits.distinctPages} pages)`);
     if (m.feedItems !== hits.distinctPages * itemsPerPage) out.push(`WARNING: ${m.crawler} wrote ${m.feedItems} items to its feed; ${hits.distinctPages} pages hold ${hits.distinctPages * itemsPerPage}`);
     if (hits.notFound > 0) out.push(`WARNING: ${m.crawler} requested ${hits.notFound} URL(s) that are not pages of the site`);
+    if (hits.robots === 0) out.push(`WARNING: ${m.crawler} never requested /robots.txt, which the settings say to obey`);
   }
   const [first, ...rest] = results;
   for (const other of rest) {
@@ -88,8 +91,8 @@ function verdict(pass: boolean): string {
   return pass ? 'PASS' : 'BELOW';
 }
 
-/** The ratio lines; `scrapy` is null when Scrapy was not run. */
-export function ratioLines(seine: Row, scrapy: Row | null): string[] {
+/** The ratio lines; `scrapy` or `crawlee` is null when that crawler was not run. */
+export function ratioLines(seine: Row, scrapy: Row | null, crawlee: Row | null = null): string[] {
   const out: string[] = [];
   if (scrapy !== null) {
     const speed = seine.pagesPerSecond / scrapy.pagesPerSecond;
@@ -98,6 +101,11 @@ export function ratioLines(seine: Row, scrapy: Row | null): string[] {
     out.push(`seine/Scrapy peak RSS:     ${fixed(seine.peakRssMb / scrapy.peakRssMb, 2)}×   (for the record)`);
   } else {
     out.push(`seine/Scrapy pages/s:      not measured (Scrapy was not run)   target ≥ ${TARGET_SPEEDUP}×`);
+  }
+  if (crawlee !== null) {
+    out.push(`seine/Crawlee pages/s:     ${fixed(seine.pagesPerSecond / crawlee.pagesPerSecond, 2)}×   (for the record)`);
+    out.push(`seine/Crawlee CPU ms/page: ${fixed(seine.cpuMsPerPage / crawlee.cpuMsPerPage, 2)}×   (for the record)`);
+    out.push(`seine/Crawlee peak RSS:    ${fixed(seine.peakRssMb / crawlee.peakRssMb, 2)}×   (for the record)`);
   }
   out.push(`seine peak RSS:            ${fixed(seine.peakRssMb, 1)} MB   target ≤ ${TARGET_RSS_MB} MB   ${verdict(seine.peakRssMb <= TARGET_RSS_MB)}`);
   return out;

@@ -1,8 +1,9 @@
 /**
- * `npm run bench:crawl`: seine and Scrapy 2.8 crawl the same synthetic local
- * site with the same settings, one after the other, each in a process of its
- * own; prints pages/s, CPU ms per page and peak RSS, and the ratios against
- * issue 3's targets. See docs/performance.md ("Crawl benchmark").
+ * `npm run bench:crawl`: seine, Scrapy 2.8 and Crawlee 3.18 (CheerioCrawler)
+ * crawl the same synthetic local site with the same settings, one after the
+ * other, each in a process of its own; prints pages/s, CPU ms per page and
+ * peak RSS, and the ratios against issue 3's targets (Scrapy) and Crawlee.
+ * See docs/performance.md ("Crawl benchmark").
  *
  * The site runs in a third process: on the 2-core machines the crawler
  * being measured has one core and the site the other.
@@ -11,10 +12,11 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runCrawler, type CrawlerCommand } from './crawler-run.js';
+import { CRAWLEE_DIR, ensureCrawlee } from './crawlee-peer.js';
 import { formatSummary, loadProfile, summarizeProfile } from './profile-summary.js';
 import { ratioLines, table, toRow, warnings, type CrawlerResult } from './report.js';
 import { DEFAULT_PAGES, ENTRIES_PER_PAGE } from './site-page.js';
@@ -26,15 +28,18 @@ const ROOT = resolve(HERE, '../..');
 const HELP = `Usage: npm run bench:crawl -- [options]
 
   --pages N     pages of the synthetic site (default ${DEFAULT_PAGES})
-  --no-scrapy   run seine only
+  --no-scrapy   do not run Scrapy
+  --no-crawlee  do not run Crawlee (nor install it)
   --profile     afterwards, crawl once more with seine under node --cpu-prof and summarize the profile
   --keep        keep the work folder (feeds, logs, profile) and print where it is
   --help        this text
 
 Scrapy runs with /usr/bin/python3 (Debian's python3-scrapy), or $SEINE_BENCH_PYTHON.
+Crawlee 3.18 runs from bench/crawl/.peers/crawlee/ (git-ignored, not a dependency of
+seine); when it is missing there, bench/crawl/install-crawlee.sh installs it first.
 `;
 
-/** The settings both crawlers get on their command line (issue 3, item 8). */
+/** The settings seine and Scrapy get on their command line (issue 3, item 8); crawlee-spider.mjs sets Crawlee's equivalents. */
 export const BENCH_SETTINGS: Readonly<Record<string, string>> = {
   CONCURRENT_REQUESTS: '16',
   CONCURRENT_REQUESTS_PER_DOMAIN: '16',
@@ -51,11 +56,22 @@ function settingArgs(): string[] {
   return Object.entries(BENCH_SETTINGS).flatMap(([name, value]) => ['-s', `${name}=${value}`]);
 }
 
-function options() {
+export interface BenchOptions {
+  pages: number;
+  scrapy: boolean;
+  crawlee: boolean;
+  profile: boolean;
+  keep: boolean;
+  help: boolean;
+}
+
+export function parseOptions(args: string[]): BenchOptions {
   const { values } = parseArgs({
+    args,
     options: {
       pages: { type: 'string' },
       'no-scrapy': { type: 'boolean', default: false },
+      'no-crawlee': { type: 'boolean', default: false },
       profile: { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -63,7 +79,7 @@ function options() {
   });
   const pages = values.pages === undefined ? DEFAULT_PAGES : Number(values.pages);
   if (!Number.isInteger(pages) || pages < 2) throw new Error(`--pages ${JSON.stringify(values.pages)} is not a whole number ≥ 2; e.g. --pages ${DEFAULT_PAGES}`);
-  return { pages, scrapy: !values['no-scrapy'], profile: values.profile, keep: values.keep, help: values.help };
+  return { pages, scrapy: !values['no-scrapy'], crawlee: !values['no-crawlee'], profile: values.profile, keep: values.keep, help: values.help };
 }
 
 function newestMtime(dir: string, suffix: string): number {
@@ -122,6 +138,21 @@ function seineCommand(work: string, site: string, nodeFlags: string[] = []): Cra
   };
 }
 
+/** Crawlee's settings, as crawlee-spider.mjs sets them (printed with its version). */
+export const CRAWLEE_SETTINGS = 'minConcurrency=maxConcurrency=16 sameDomainDelaySecs=0 respectRobotsTxtFile=true log level INFO; storage in memory (persistStorage=false), no session pool, no statistics persistence';
+
+function crawleeCommand(work: string, site: string, pages: number): CrawlerCommand {
+  const feed = join(work, 'crawlee.jsonl');
+  return {
+    crawler: 'Crawlee',
+    command: process.execPath,
+    args: [join(HERE, 'crawlee-spider.mjs'), '--site', site, '--pages', String(pages), '--output', feed],
+    cwd: work,
+    feed,
+    log: join(work, 'crawlee.log'),
+  };
+}
+
 function scrapyCommand(work: string, site: string, python: string): CrawlerCommand {
   const feed = join(work, 'scrapy.jl');
   return {
@@ -135,28 +166,33 @@ function scrapyCommand(work: string, site: string, python: string): CrawlerComma
 }
 
 async function main(): Promise<number> {
-  const opts = options();
+  const opts = parseOptions(process.argv.slice(2));
   if (opts.help) {
     process.stdout.write(HELP);
     return 0;
   }
   const buildNote = checkBuild();
   const scrapy = opts.scrapy ? scrapyPython() : null;
+  // Installing takes ~20 s: done before the site starts, never while a crawler is measured.
+  const crawlee = opts.crawlee ? ensureCrawlee((line) => console.log(line)) : null;
   const work = mkdtempSync(join(tmpdir(), 'seine-bench-crawl-'));
   const site = await startSite(opts.pages);
   try {
     console.log(`seine crawl benchmark — node ${process.versions.node}, ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'CPU'}`);
     console.log(`site: ${opts.pages.toLocaleString('en-US')} pages at ${site.url} (~12.7 KB, ${ENTRIES_PER_PAGE} entries, ~75 links each); settings: ${Object.entries(BENCH_SETTINGS).map(([k, v]) => `${k}=${v}`).join(' ')}`);
     if (scrapy !== null) console.log('version' in scrapy ? `Scrapy ${scrapy.version} (${scrapy.python})` : `Scrapy skipped: ${scrapy.problem}`);
+    if (crawlee !== null) console.log('version' in crawlee ? `Crawlee ${crawlee.version} (CheerioCrawler from ${relative(ROOT, CRAWLEE_DIR)}/): ${CRAWLEE_SETTINGS}` : crawlee.problem);
     if (buildNote !== null) console.log(buildNote);
     const results: CrawlerResult[] = [await measure(seineCommand(work, site.url), site.url)];
     if (scrapy !== null && 'version' in scrapy) results.push(await measure(scrapyCommand(work, site.url, scrapy.python), site.url));
+    if (crawlee !== null && 'version' in crawlee) results.push(await measure(crawleeCommand(work, site.url, opts.pages), site.url));
     const rows = results.map(toRow);
+    const row = (crawler: string) => rows.find((r) => r.crawler === crawler) ?? null;
     console.log('');
     console.log(table(rows));
     console.log('');
     for (const line of warnings(results, opts.pages, ENTRIES_PER_PAGE)) console.log(line);
-    for (const line of ratioLines(rows[0]!, rows[1] ?? null)) console.log(line);
+    for (const line of ratioLines(rows[0]!, row('Scrapy'), row('Crawlee'))) console.log(line);
     if (results.some((r) => r.measurement.source === 'proc')) console.log('note: /usr/bin/time is missing; CPU and RSS were sampled from /proc every 50 ms');
     if (opts.profile) {
       const dir = join(work, 'profile');

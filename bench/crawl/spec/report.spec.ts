@@ -42,12 +42,53 @@ describe('the crawl benchmark report', () => {
     ]);
   });
 
+  it('adds seine’s ratios to Crawlee when Crawlee ran, with Scrapy or without', () => {
+    const seine = toRow(result('seine', 8, 7.6, 216));
+    const crawlee = toRow(result('Crawlee', 20, 23, 300));
+    expect(ratioLines(seine, toRow(result('Scrapy', 40, 25, 87.5)), crawlee)).toEqual([
+      'seine/Scrapy pages/s:      5.00×   target ≥ 3×       PASS',
+      'seine/Scrapy CPU ms/page:  0.30×   (for the record)',
+      'seine/Scrapy peak RSS:     2.47×   (for the record)',
+      'seine/Crawlee pages/s:     2.50×   (for the record)',
+      'seine/Crawlee CPU ms/page: 0.33×   (for the record)',
+      'seine/Crawlee peak RSS:    0.72×   (for the record)',
+      'seine peak RSS:            216.0 MB   target ≤ 120 MB   BELOW',
+    ]);
+    expect(ratioLines(seine, null, crawlee)).toEqual([
+      'seine/Scrapy pages/s:      not measured (Scrapy was not run)   target ≥ 3×',
+      'seine/Crawlee pages/s:     2.50×   (for the record)',
+      'seine/Crawlee CPU ms/page: 0.33×   (for the record)',
+      'seine/Crawlee peak RSS:    0.72×   (for the record)',
+      'seine peak RSS:            216.0 MB   target ≤ 120 MB   BELOW',
+    ]);
+  });
+
+  it('prints a row per crawler, Crawlee’s included', () => {
+    expect(table([toRow(result('seine', 8, 7.6, 216)), toRow(result('Scrapy', 40, 25, 87.5)), toRow(result('Crawlee', 20, 23, 300.25))]).split('\n').at(-1)).toBe(
+      'Crawlee  2,000  20,000    20.00    100.0        11.50        300.3',
+    );
+  });
+
   it('warns when the crawlers did not crawl and scrape the same', () => {
     expect(warnings([result('seine', 8, 7, 200), result('Scrapy', 40, 25, 90)], 2000, 10)).toEqual([]);
     expect(warnings([result('seine', 8, 7, 200, 1990, 19900), result('Scrapy', 40, 25, 90)], 2000, 10)).toEqual([
       "WARNING: seine crawled 1990 of the site's 2000 pages",
       'WARNING: seine and Scrapy crawled different numbers of pages (1990 vs 2000)',
       'WARNING: seine and Scrapy scraped different numbers of items (19900 vs 20000)',
+    ]);
+  });
+
+  it('checks Crawlee against the same site and against seine, robots.txt included', () => {
+    const crawlee = result('Crawlee', 20, 23, 300, 2010, 20000);
+    crawlee.hits = { pages: 2010, distinctPages: 2000, robots: 0, notFound: 0 };
+    expect(warnings([result('seine', 8, 7, 200), result('Scrapy', 40, 25, 90), crawlee], 2000, 10)).toEqual([
+      'WARNING: Crawlee fetched 10 page(s) more than once (2010 fetches for 2000 pages)',
+      'WARNING: Crawlee never requested /robots.txt, which the settings say to obey',
+      'WARNING: seine and Crawlee crawled different numbers of pages (2000 vs 2010)',
+    ]);
+    expect(warnings([result('seine', 8, 7, 200), result('Crawlee', 20, 23, 300, 2000, 19990)], 2000, 10)).toEqual([
+      'WARNING: Crawlee wrote 19990 items to its feed; 2000 pages hold 20000',
+      'WARNING: seine and Crawlee scraped different numbers of items (20000 vs 19990)',
     ]);
   });
 });
