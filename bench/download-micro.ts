@@ -1,101 +1,167 @@
 /**
- * Requests per second of seine's downloader (createGotFetch) against got's
- * own promise API and plain node:http, sequential and 16 at a time, on a
- * local keep-alive server. The server runs in a worker thread so that it
- * does not share the client's event loop; it listens on 127.0.0.1 only.
- * Bounded: a fixed number of requests per run, a few runs, then it exits.
+ * What an HTTP client costs per request: seine's downloader (createGotFetch),
+ * got's promise API, plain node:http, undici.request and Node's global fetch,
+ * each GETting the crawl benchmark's ~12.7 KB pages from a local keep-alive
+ * server, one at a time and 16 at a time. Reports requests/s and the
+ * client's CPU µs per request, medians of the runs.
  *
- *   node --import tsx bench/download-micro.ts [requests=3000] [bodyBytes=12288] [runs=3]
+ * The server (bench/download/server.ts) runs in a process of its own, and so
+ * does every measurement (bench/download/client-run.ts: one client, one
+ * mode, a fresh process that loads only that client's library), so the
+ * client's `process.cpuUsage()` holds no server work, and one client's JIT
+ * state or heap does not carry over to the next. Within each run the clients
+ * take turns in a rotating order, so a shared machine's load falls on all of
+ * them alike. The server's own CPU per request is printed for the record.
+ *
+ * undici is not a dependency of seine: it is installed on demand into
+ * bench/.peers/undici/ (git-ignored; bench/download/undici-peer.ts). When it
+ * cannot be installed, undici.request is skipped with a note.
+ *
+ *   npm run bench:download [-- --requests 5000 --runs 3 --warmup 3000 --pages 200 --clients seine,got,http,undici,fetch]
  */
-import http from 'node:http';
-import { Worker } from 'node:worker_threads';
-import got from 'got';
-import { createGotFetch } from '../src/download/fetch-got.js';
-import { Request } from '../src/http/request.js';
 
-const REQUESTS = Number(process.argv[2] ?? 3000);
-const BODY_BYTES = Number(process.argv[3] ?? 12 * 1024);
-const RUNS = Number(process.argv[4] ?? 3);
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { CLIENTS, CLIENT_NAMES, type ClientName } from './download/clients.js';
+import type { ClientJob, ClientResult } from './download/client-run.js';
+import { formatOverhead, formatTable, summarize, type Sample } from './download/report.js';
+import type { ServerCpu, ServerReady } from './download/server.js';
+import { ensureUndici } from './download/undici-peer.js';
 
-const SERVER = `
-const http = require('node:http');
-const { parentPort, workerData } = require('node:worker_threads');
-const body = Buffer.alloc(workerData.bodyBytes, 'x');
-const server = http.createServer((req, res) => {
-  res.writeHead(200, { 'Content-Type': 'text/html', 'Content-Length': body.length });
-  res.end(body);
+/** A crawl page's CPU on the crawl benchmark (docs/performance.md, "Crawl benchmark": 3.1–3.9 ms measured, ~5 ms budget). */
+const PAGE_BUDGET_US = 5000;
+const MODES = [
+  { name: 'sequential', concurrency: 1 },
+  { name: '16 at a time', concurrency: 16 },
+];
+
+const { values } = parseArgs({
+  options: {
+    requests: { type: 'string', default: '5000' },
+    runs: { type: 'string', default: '3' },
+    warmup: { type: 'string', default: '3000' },
+    pages: { type: 'string', default: '200' },
+    clients: { type: 'string', default: CLIENT_NAMES.join(',') },
+  },
 });
-server.keepAliveTimeout = 60000;
-server.listen(0, '127.0.0.1', () => parentPort.postMessage(server.address().port));
-parentPort.on('message', () => server.close(() => process.exit(0)));
-`;
+const positive = (name: string, text: string): number => {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer, not ${text}`);
+  return n;
+};
+const REQUESTS = positive('requests', values.requests);
+const RUNS = positive('runs', values.runs);
+const WARMUP = positive('warmup', values.warmup);
+const PAGES = positive('pages', values.pages);
+const chosen = values.clients.split(',').map((s) => s.trim()).filter((s) => s !== '');
+for (const name of chosen) if (!(name in CLIENTS)) throw new Error(`unknown client ${name}; known: ${CLIENT_NAMES.join(', ')}`);
 
-type Get = (url: string) => Promise<number>;
+const here = (file: string): string => fileURLToPath(new URL(file, import.meta.url));
+const gotVersion = (): string => (JSON.parse(readFileSync(new URL('../node_modules/got/package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
 
-function nodeHttpGet(): { get: Get; close(): void } {
-  const agent = new http.Agent({ keepAlive: true });
-  const get: Get = (url) => new Promise((resolve, reject) => {
-    http.get(url, { agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve(Buffer.concat(chunks).length));
-      res.on('error', reject);
-    }).on('error', reject);
+function startServer(): Promise<{ child: ChildProcess; ready: ServerReady }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', here('./download/server.ts'), String(PAGES)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    child.once('message', (message: ServerReady) => resolve({ child, ready: message }));
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`the server exited with status ${code} before it listened`)));
   });
-  return { get, close: () => agent.destroy() };
-}
-
-function gotPromiseGet(): { get: Get; close(): void } {
-  const agent = new http.Agent({ keepAlive: true });
-  const client = got.extend({ retry: { limit: 0 }, followRedirect: false, throwHttpErrors: false, decompress: false, agent: { http: agent } });
-  return { get: async (url) => (await client(url, { responseType: 'buffer' })).body.length, close: () => agent.destroy() };
-}
-
-function seineGet(): { get: Get; close(): void } {
-  const fetch = createGotFetch();
-  const signal = new AbortController().signal;
-  const options = { signal, timeoutMs: 180_000, maxSize: 1024 * 1024 * 1024, warnSize: 32 * 1024 * 1024, proxy: null };
-  return { get: async (url) => (await fetch(new Request(url), options)).body.length, close: () => fetch.close() };
-}
-
-async function measure(get: Get, base: string, concurrency: number): Promise<number> {
-  let next = 0;
-  const started = process.hrtime.bigint();
-  const worker = async (): Promise<void> => {
-    while (next < REQUESTS) {
-      const i = next++;
-      const size = await get(`${base}/page/${i}`);
-      if (size !== BODY_BYTES) throw new Error(`short body: ${size}`);
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  return REQUESTS / seconds;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 async function main(): Promise<void> {
-  const server = new Worker(SERVER, { eval: true, workerData: { bodyBytes: BODY_BYTES } });
-  const port = await new Promise<number>((resolve) => server.once('message', resolve));
-  const base = `http://127.0.0.1:${port}`;
-  const clients = { 'node:http': nodeHttpGet, 'got (promise API)': gotPromiseGet, 'seine createGotFetch': seineGet };
-  console.log(`${REQUESTS} GETs of ${BODY_BYTES} bytes per run, ${RUNS} runs, median requests/s`);
-  for (const concurrency of [1, 16]) {
-    for (const [name, make] of Object.entries(clients)) {
-      const client = make();
-      await measure(client.get, base, concurrency); // warm-up: connections, JIT
-      const rates: number[] = [];
-      for (let run = 0; run < RUNS; run++) rates.push(await measure(client.get, base, concurrency));
-      client.close();
-      console.log(`${concurrency === 1 ? 'sequential' : `${concurrency} concurrent`}\t${name.padEnd(22)}\t${Math.round(median(rates))} req/s\t(runs: ${rates.map(Math.round).join(', ')})`);
+  const clients: ClientName[] = [];
+  const notes: string[] = [];
+  for (const name of chosen as ClientName[]) {
+    if (name === 'undici') {
+      try {
+        const version = ensureUndici();
+        clients.push(name);
+        notes.push(`undici.request: undici ${version} from bench/.peers/undici/`);
+      } catch (error) {
+        notes.push(`undici.request skipped: ${(error as Error).message}`);
+      }
+      continue;
     }
+    clients.push(name);
   }
-  server.postMessage('stop');
-  await new Promise((resolve) => server.once('exit', resolve));
+
+  const { child: server, ready } = await startServer();
+  const pending = new Map<number, (cpu: ServerCpu) => void>();
+  server.on('message', (message: ServerCpu) => {
+    if (message.type === 'cpu') pending.get(message.id)?.(message);
+  });
+  const askServer = (id: number): Promise<ServerCpu> => new Promise((resolve) => {
+    pending.set(id, (cpu) => {
+      pending.delete(id);
+      resolve(cpu);
+    });
+    server.send({ type: 'cpu', id });
+  });
+
+  const measure = (client: ClientName, concurrency: number): Promise<ClientResult> => {
+    const child = fork(here('./download/client-run.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const job: ClientJob = { type: 'job', client, base: `http://127.0.0.1:${ready.port}`, concurrency, requests: REQUESTS, warmup: WARMUP, lengths: ready.lengths };
+    return new Promise((resolve, reject) => {
+      let result: ClientResult | null = null;
+      child.on('message', (message: ClientResult | { type: 'server-cpu'; id: number }) => {
+        if (message.type === 'server-cpu') void askServer(message.id).then((cpu) => child.send(cpu));
+        else result = message;
+      });
+      child.once('error', reject);
+      child.once('exit', (code) => (result !== null ? resolve(result) : reject(new Error(`${CLIENTS[client].label}: the measuring process exited with status ${code}`))));
+      child.send(job);
+    });
+  };
+
+  const mean = Math.round(ready.lengths.reduce((a, b) => a + b, 0) / ready.lengths.length);
+  console.log(`Node ${process.version} (bundled undici ${process.versions.undici}), got ${gotVersion()}, load average ${load()}`);
+  console.log(`${REQUESTS.toLocaleString('en-US')} measured GETs per client and mode after ${WARMUP.toLocaleString('en-US')} warm-up GETs, ${RUNS} runs; ${PAGES} pages of ${mean.toLocaleString('en-US')} bytes on average (bench/crawl/site-page.ts), keep-alive, 127.0.0.1`);
+  for (const note of notes) console.log(note);
+  console.log('');
+
+  const samples: Sample[] = [];
+  const loads: string[] = [load()];
+  for (let run = 0; run < RUNS; run++) {
+    for (const [m, mode] of MODES.entries()) {
+      // Rotate the order every run and mode, so no client always goes first or after the same one.
+      const shift = (run * MODES.length + m) % clients.length;
+      const order = [...clients.slice(shift), ...clients.slice(0, shift)];
+      for (const client of order) {
+        const r = await measure(client, mode.concurrency);
+        const sample: Sample = {
+          client: CLIENTS[client].label,
+          mode: mode.name,
+          reqPerSec: r.requests / r.seconds,
+          cpuUs: (r.userUs + r.systemUs) / r.requests,
+          serverUs: r.serverUs / r.requests,
+          rssLoadMb: (r.rssReady - r.rssStart) / 2 ** 20,
+          rssRunMb: (r.rssEnd - r.rssReady) / 2 ** 20,
+        };
+        samples.push(sample);
+        console.log(`run ${run + 1}/${RUNS}  ${mode.name.padEnd(12)}  ${sample.client.padEnd(20)}  ${Math.round(sample.reqPerSec).toLocaleString('en-US').padStart(6)} req/s  ${Math.round(sample.cpuUs).toString().padStart(4)} µs/req (user ${Math.round(r.userUs / r.requests)}, system ${Math.round(r.systemUs / r.requests)})  server ${Math.round(sample.serverUs)} µs/req`);
+      }
+    }
+    loads.push(load());
+  }
+  server.disconnect();
+  await once(server, 'exit');
+
+  const labels = clients.map((c) => CLIENTS[c].label);
+  const rank = (mode: string, client: string): number => MODES.findIndex((m) => m.name === mode) * labels.length + labels.indexOf(client);
+  const rows = summarize(samples).sort((a, b) => rank(a.mode, a.client) - rank(b.mode, b.client));
+  console.log(`\nMedians of ${RUNS} runs (load average before and after each run: ${loads.join(' → ')}):\n`);
+  console.log(formatTable(rows));
+  const subjects = labels.filter((l) => l === CLIENTS.seine.label || l === CLIENTS.got.label);
+  const baselines = labels.filter((l) => l !== CLIENTS.seine.label);
+  const overhead = formatOverhead(rows, subjects, baselines, PAGE_BUDGET_US);
+  if (overhead !== '') console.log(`\nClient CPU per request above the others (difference of medians; % of a crawl page's ~${PAGE_BUDGET_US / 1000} ms of CPU):\n${overhead}`);
+  console.log('\nClients:');
+  for (const c of clients) console.log(`  ${CLIENTS[c].label}: ${CLIENTS[c].note}`);
 }
 
 await main();

@@ -33,21 +33,12 @@ import { BodyBuffer } from './body-buffer.js';
  * as Scrapy does. Request header names reach the wire lower-cased (got
  * normalises them); HTTP/1.1 treats names case-insensitively.
  *
- * Measured with bench/download-micro.ts (2 cores, Node 20.20, loopback
- * server in a worker thread, 12 KB bodies, keep-alive, 5,000 GETs per run,
- * medians of 5 runs; runs vary by ±20 %), requests/s:
- *
- *   |                         | sequential | 16 concurrent |
- *   |-------------------------|-----------:|--------------:|
- *   | node:http, bare         |      6,200 |         9,000 |
- *   | got 14, promise API     |      2,800 |         3,400 |
- *   | this fetch (got stream) |      2,900 |         3,950 |
- *
- * got costs ~0.3 ms of CPU per request against ~0.1 ms for node:http
- * (its Options cloning and merging per request show at the top of a
- * profile); this wrapper adds nothing measurable over got itself. At the
- * crawl target (~300 pages/s, ~3.3 ms of CPU per page) got takes ~9 % of
- * the budget where node:http would take ~3 %.
+ * Measured with `npm run bench:download` (docs/performance.md, "The HTTP
+ * client"): got costs ~0.3 ms of CPU per request more than plain node:http
+ * and ~0.3–0.4 ms more than undici.request (6–8 % of a crawl page's CPU);
+ * this wrapper adds nothing measurable over got itself. Kept for now: the
+ * switch would give back ~10 % of a CPU-bound crawl, and got carries the
+ * timeouts, proxies and decompression seine relies on.
  */
 
 export interface GotFetchOptions {
