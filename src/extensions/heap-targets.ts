@@ -11,9 +11,11 @@
  * alone allows 100–300 %) and `--semi-space-growth-factor`, 1 once the
  * young generation has reached its target and 2 (V8's value) below it.
  * Every new Worker (the Watchdog's, for one) resets the growth factor to 2,
- * hence the timer. Only node:v8 is imported: this runs before the CLI.
+ * hence the timer. Only node:v8 and the default settings are imported:
+ * this runs before the CLI.
  */
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+import { DEFAULT_SETTINGS } from '../settings/default-settings.js';
 
 const MIB = 1024 * 1024;
 
@@ -24,12 +26,10 @@ export interface HeapTargets {
   readonly youngGenerationBytes: number;
 }
 
-/** The defaults of HEAP_GROWTH_PERCENT and HEAP_YOUNG_GENERATION_MB (default-settings.ts reads them from here). */
-export const DEFAULT_HEAP_GROWTH_PERCENT = 50;
-export const DEFAULT_HEAP_YOUNG_GENERATION_MB = 8;
+/** HEAP_GROWTH_PERCENT and HEAP_YOUNG_GENERATION_MB at their defaults: what bin/seine.js applies before the CLI loads. */
 export const DEFAULT_HEAP_TARGETS: HeapTargets = {
-  growthPercent: DEFAULT_HEAP_GROWTH_PERCENT,
-  youngGenerationBytes: DEFAULT_HEAP_YOUNG_GENERATION_MB * MIB,
+  growthPercent: DEFAULT_SETTINGS.HEAP_GROWTH_PERCENT,
+  youngGenerationBytes: DEFAULT_SETTINGS.HEAP_YOUNG_GENERATION_MB * MIB,
 };
 
 /** Often enough that the young generation seldom doubles twice between two looks (a scavenge takes a few ms). */

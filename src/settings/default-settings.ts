@@ -3,7 +3,6 @@
  * seine uses. Where Scrapy's value is a Python import path, seine has the
  * component's plain name (see docs/settings.md).
  */
-import { DEFAULT_HEAP_GROWTH_PERCENT, DEFAULT_HEAP_YOUNG_GENERATION_MB } from '../extensions/heap-targets.js';
 import { SEINE_VERSION } from '../version.js';
 import type { SettingsSchema } from './schema.js';
 
@@ -84,8 +83,8 @@ export const DEFAULT_SETTINGS: Readonly<SettingsSchema> = {
   // Scrapy's default since 2.10 (2.8 had False): a run that scrapes nothing still leaves a valid document (`[]` for JSON).
   FEED_STORE_EMPTY: true,
   // A crawl's heap kept near its live size (src/extensions/heap-sizing.ts, docs/performance.md "Peak memory").
-  HEAP_GROWTH_PERCENT: DEFAULT_HEAP_GROWTH_PERCENT,
-  HEAP_YOUNG_GENERATION_MB: DEFAULT_HEAP_YOUNG_GENERATION_MB,
+  HEAP_GROWTH_PERCENT: 50,
+  HEAP_YOUNG_GENERATION_MB: 8,
   HTTPCACHE_ENABLED: false,
   HTTPCACHE_DIR: 'httpcache',
   HTTPCACHE_EXPIRATION_SECS: 0,
