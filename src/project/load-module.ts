@@ -54,6 +54,7 @@ export async function resolve(specifier, context, next) {
 }
 
 let compiler: TypeScriptCompiler | undefined;
+let compiling = 0;
 
 /** The URL that imports `file`: its compiled copy for a user's TypeScript, else the file itself. */
 async function importUrl(file: string): Promise<string> {
@@ -65,10 +66,12 @@ async function importUrl(file: string): Promise<string> {
   // Stack traces then name the user's .ts files and lines (the copies carry source maps).
   process.setSourceMapsEnabled(true);
   compiler ??= new TypeScriptCompiler({ aliases: runningSeine() });
+  compiling++;
   try {
     return await compiler.compile(file);
   } finally {
-    await stopTranspiler();
+    // The compiler's process goes when the last load in progress is done, not under another one.
+    if (--compiling === 0) await stopTranspiler();
   }
 }
 
