@@ -1,6 +1,6 @@
 /**
  * The process-wide part of the HeapSizing extension (heap-sizing.ts): V8
- * flags that keep the heap near its live size, set again every 20 ms.
+ * flags that keep the heap near its live size, watched every 5 ms.
  * bin/seine.js applies seine's defaults before it loads anything, because
  * V8 grows its young generation to 32 MB while modules load and never
  * gives that back; a crawl then applies its own settings.
@@ -11,8 +11,8 @@
  * alone allows 100–300 %) and `--semi-space-growth-factor`, 1 once the
  * young generation has reached its target and 2 (V8's value) below it.
  * Every new Worker (the Watchdog's, for one) resets the growth factor to 2,
- * hence the timer. Only node:v8 and the default settings are imported:
- * this runs before the CLI.
+ * hence the flags are set again every 100 ms. Only node:v8 and the
+ * default settings are imported: this runs before the CLI.
  */
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { DEFAULT_SETTINGS } from '../settings/default-settings.js';
@@ -32,8 +32,14 @@ export const DEFAULT_HEAP_TARGETS: HeapTargets = {
   youngGenerationBytes: DEFAULT_SETTINGS.HEAP_YOUNG_GENERATION_MB * MIB,
 };
 
-/** Often enough that the young generation seldom doubles twice between two looks (a scavenge takes a few ms). */
-const CHECK_EVERY_MS = 20;
+/**
+ * How often the young generation's size is read (~1 µs): often enough that
+ * it seldom doubles twice between two looks, since it grows only at a
+ * scavenge. Setting a flag costs ~7 µs, so the flags are set when what they
+ * should be changes, and again every 100 ms after a Worker may have reset them.
+ */
+const CHECK_EVERY_MS = 5;
+const REASSERT_EVERY_MS = 100;
 
 /** V8's own values. */
 const V8_GROWTH_PERCENT = 0;
@@ -41,15 +47,22 @@ const V8_SEMI_SPACE_GROWTH = 2;
 
 let current: HeapTargets | undefined;
 let timer: ReturnType<typeof setInterval> | undefined;
+let applied: string | undefined;
+let appliedAt = 0;
 
 export function youngGenerationSize(): number {
   return getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0;
 }
 
 function apply(targets: HeapTargets): void {
-  setFlagsFromString(`--heap-growing-percent=${targets.growthPercent > 0 ? targets.growthPercent : V8_GROWTH_PERCENT}`);
+  const growth = targets.growthPercent > 0 ? targets.growthPercent : V8_GROWTH_PERCENT;
   const full = targets.youngGenerationBytes > 0 && youngGenerationSize() >= targets.youngGenerationBytes;
-  setFlagsFromString(`--semi-space-growth-factor=${full ? 1 : V8_SEMI_SPACE_GROWTH}`);
+  const flags = `--heap-growing-percent=${growth} --semi-space-growth-factor=${full ? 1 : V8_SEMI_SPACE_GROWTH}`;
+  const now = performance.now();
+  if (flags === applied && now - appliedAt < REASSERT_EVERY_MS) return;
+  for (const flag of flags.split(' ')) setFlagsFromString(flag);
+  applied = flags;
+  appliedAt = now;
 }
 
 /** The targets in force, or undefined when V8 decides alone. */
@@ -63,6 +76,7 @@ export function heapTargets(): HeapTargets | undefined {
  */
 export function keepHeapNear(targets: HeapTargets | undefined): HeapTargets | undefined {
   const previous = current;
+  applied = undefined;
   const active = targets !== undefined && (targets.growthPercent > 0 || targets.youngGenerationBytes > 0);
   current = active ? targets : undefined;
   if (current === undefined) {
