@@ -31,14 +31,16 @@ export class ChurnSpider extends Spider {
   async *start() {
     const window: object[] = [];
     const sizes: number[] = [];
-    for (let round = 0; round < 60; round++) {
+    // Rounds of ~1 MB, as a crawl's callbacks are (a page allocates ~1.4 MB): HeapSizing looks between
+    // them, and one synchronous round much larger than the young generation could double it twice unseen.
+    for (let round = 0; round < 240; round++) {
       // Short-lived objects, many surviving a scavenge or two: what makes V8 grow its young generation.
-      for (let i = 0; i < 60_000; i++) {
+      for (let i = 0; i < 15_000; i++) {
         window.push({ i, text: 'x' + i });
-        if (window.length > 40_000) window.splice(0, 20_000);
+        if (window.length > 20_000) window.splice(0, 10_000);
       }
       sizes.push(newSpaceMb());
-      await new Promise((resolve) => setTimeout(resolve, 25));
+      await new Promise((resolve) => setTimeout(resolve, 6));
     }
     yield { largestNewSpaceMb: Math.max(...sizes) };
   }
