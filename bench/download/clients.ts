@@ -54,14 +54,12 @@ export const CLIENTS = {
     async make() {
       const http = await import('node:http');
       const { default: got } = await import('got');
+      // From got-options.ts, which fetch-got.ts re-exports: importing fetch-got.ts would load the whole downloader into this row's RSS.
+      const { seineGotOptions } = await import('../../src/download/got-options.js');
       const agent = new http.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS });
       const client = got.extend({
-        retry: { limit: 0 },
-        followRedirect: false,
-        throwHttpErrors: false,
+        ...seineGotOptions(),
         decompress: true,
-        http2: false,
-        https: { rejectUnauthorized: false },
         headers: { 'user-agent': undefined },
         timeout: { request: TIMEOUT_MS },
         agent: { http: agent },

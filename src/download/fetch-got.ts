@@ -1,4 +1,3 @@
-import dns from 'node:dns';
 import { setMaxListeners } from 'node:events';
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import got, { type Got, type OptionsInit, type StreamOptions } from 'got';
@@ -13,6 +12,9 @@ import { ACCEPT_ENCODING, ContentDecodingFailure, DecodedTooLarge, decodeContent
 import { mapDownloadError, type FailureContext } from './map-download-error.js';
 import { AgentPool } from './agent-pool.js';
 import { BodyBuffer } from './body-buffer.js';
+import { seineGotOptions } from './got-options.js';
+
+export { seineGotOptions };
 
 /**
  * seine's downloader: the only module that imports got (docs/contributing.md).
@@ -66,16 +68,6 @@ export function gotFetchOptionsFromSettings(settings: Settings): GotFetchOptions
   return { compression: settings.getBool('COMPRESSION_ENABLED'), failOnDataLoss: settings.getBool('DOWNLOAD_FAIL_ON_DATALOSS') };
 }
 
-/** RFC 6761: `.invalid` names never resolve, so answer at once without asking a DNS server (tests rely on it). */
-const lookup = ((hostname: string, options: dns.LookupOptions, callback: (...args: unknown[]) => void): void => {
-  if (/(^|\.)invalid\.?$/i.test(hostname)) {
-    const error = Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', syscall: 'getaddrinfo', hostname });
-    process.nextTick(callback, error);
-    return;
-  }
-  dns.lookup(hostname, options, callback as never);
-}) as unknown as NonNullable<OptionsInit['dnsLookup']>;
-
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE']);
 /** A kept-alive socket the server has closed fails with these before any response; Twisted's pool retries such requests, so do we. */
@@ -85,15 +77,7 @@ export function createGotFetch(options: GotFetchOptions = {}): GotFetch {
   const compression = options.compression ?? true;
   const failOnDataLoss = options.failOnDataLoss ?? true;
   const agents = new AgentPool(options.maxSocketsPerHost ?? Infinity);
-  const client = got.extend({
-    retry: { limit: 0 },
-    followRedirect: false,
-    throwHttpErrors: false,
-    decompress: false,
-    http2: false,
-    dnsLookup: lookup,
-    https: { rejectUnauthorized: false },
-  });
+  const client = got.extend(seineGotOptions());
 
   const fetch = async (request: Request, fetchOptions: GotFetchCallOptions): Promise<Response> => {
     const url = request.url.replace(/#.*$/s, '');

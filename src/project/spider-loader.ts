@@ -13,6 +13,7 @@ import { isSpiderClass, spiderName } from '../contracts/spider-brand.js';
 import type { SpiderClass } from '../contracts/spider.js';
 import { ProjectConfigError, DuplicateSpiderError, SpiderNotFoundError } from './project-errors.js';
 import { assertInsideProject, moduleFile } from './find-project.js';
+import { escapeRegExp } from '../escape-regexp.js';
 
 export interface FoundSpider {
   readonly name: string;
@@ -47,10 +48,6 @@ export function spiderModuleFiles(root: string, moduleName: string): string[] {
   throw new ProjectConfigError(
     `SPIDER_MODULES names '${moduleName}', but there is no folder ${dir} and no file ${file}: fix SPIDER_MODULES in the project's settings.ts`,
   );
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** True when `source` has `static name = '<name>'` (any quotes, `override`/`readonly`, a type annotation). */

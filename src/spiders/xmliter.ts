@@ -1,4 +1,5 @@
 import { Selector } from '../selector/index.js';
+import { escapeRegExp } from '../escape-regexp.js';
 
 function lastMatch(regex: RegExp, text: string): RegExpExecArray | null {
   let last: RegExpExecArray | null = null;
@@ -8,10 +9,6 @@ function lastMatch(regex: RegExp, text: string): RegExpExecArray | null {
     if (m[0] === '') regex.lastIndex++;
   }
   return last;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
 /**

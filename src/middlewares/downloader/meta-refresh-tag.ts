@@ -1,5 +1,6 @@
 import { decodeHtmlEntities } from '../../dom/decode-entities.js';
 import { safeUrl } from '../../http/request.js';
+import { escapeRegExp } from '../../escape-regexp.js';
 
 /**
  * Finds `<meta http-equiv="refresh" content="5; url=…">` with w3lib's
@@ -20,10 +21,6 @@ export interface MetaRefresh {
   interval: number;
   /** The absolute URL to go to. */
   url: string;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** Removes `<tag …>…</tag>` and `<tag/>` for each tag, case-insensitively (w3lib's remove_tags_with_content). */

@@ -4,6 +4,7 @@ import { filterOutputs, markFilterOnly, type OutputFilterFn } from '../../contra
 import type { Crawler, StatsCollector } from '../../contracts/crawler.js';
 import { isRequest, type Request } from '../../http/request.js';
 import type { Response } from '../../http/response.js';
+import { escapeRegExp } from '../../escape-regexp.js';
 import { defaultLogBus, type Logger } from '../../log/index.js';
 import type { Spider } from '../../contracts/spider.js';
 import { NULL_STATS, type ComponentOptions } from './component-options.js';
@@ -175,8 +176,4 @@ function asciiDomain(domain: string): string {
   const lower = domain.toLowerCase();
   if (/^[\x00-\x7f]*$/.test(lower)) return lower;
   return domainToASCII(lower) || lower;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 }
