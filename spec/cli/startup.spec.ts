@@ -78,3 +78,32 @@ describe('commands answered before the CLI loads', () => {
     expect(status).toBe(0);
   }, 60_000);
 });
+
+describe('what a crawl loads only when it needs it', () => {
+  it('runspider of a spider that yields nothing loads neither got, tough-cookie nor the CSV libraries, and still finishes', async () => {
+    const spiderFile = join(dir, 'nothing.ts');
+    const report = join(dir, 'cjs-loaded.json');
+    // CommonJS packages loaded with require() bypass the resolve hook: the spider reports require's cache when it closes.
+    writeFileSync(
+      spiderFile,
+      `import { createRequire } from 'node:module';
+import { writeFileSync } from 'node:fs';
+import { Spider } from 'seine';
+export class NothingSpider extends Spider {
+  static override name = 'nothing';
+  closed() {
+    writeFileSync(${JSON.stringify(report)}, JSON.stringify(Object.keys(createRequire(import.meta.url).cache)));
+  }
+}
+`,
+    );
+    const run = await packagesLoaded(['runspider', spiderFile], dir);
+    expect(run.packages).toContain('rxjs');
+    for (const name of ['got', 'tough-cookie', 'csv-parse/sync', 'csv-stringify/sync']) expect(run.packages).not.toContain(name);
+    const required = JSON.parse(readFileSync(report, 'utf8')) as string[];
+    expect(required.length).toBeGreaterThan(0);
+    for (const name of ['tough-cookie', 'csv-parse', 'csv-stringify']) {
+      expect(required.filter((path) => path.includes(`/node_modules/${name}/`))).toEqual([]);
+    }
+  }, 60_000);
+});

@@ -141,6 +141,28 @@ describe('a callback that blocks the event loop', () => {
     expect(result.stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as unknown)).toEqual([{ link: '/busy/' }, { url, matched: 0 }]);
   }, 60_000);
 
+  it('a block that starts as the spider opens, before the watchdog\'s thread is up, is still reported and counted', async () => {
+    // The crawl does not wait for the worker to boot: its beat is already moving, so a block from the first turn on is seen.
+    writeFileSync(
+      join(dir, 'early.ts'),
+      `import { Spider } from 'seine';
+export class EarlySpider extends Spider {
+  static name = 'early';
+  async *start() {
+    const until = Date.now() + 1500;
+    while (Date.now() < until);
+  }
+}
+`,
+    );
+    const result = await runSeine(['runspider', 'early.ts', '-s', 'WATCHDOG_WARNING_SECONDS=0.5', '-s', 'TELNETCONSOLE_ENABLED=false'], dir);
+    expect(result.status).toBe(0);
+    const messages = logMessages(result.stderr).filter((m) => m.startsWith('The event loop'));
+    expect(messages).toEqual([expect.stringMatching(/^The event loop has been blocked for 0\.[5-9] s$/), expect.stringMatching(/^The event loop was blocked for 1\.\d s$/)]);
+    expect(result.stderr).toContain("'watchdog/blocked_count': 1,");
+    expect(result.stderr).toContain('Spider closed (finished)');
+  }, 60_000);
+
   it('re:test with the same pattern runs on RE2 and does not block: the crawl finishes with no watchdog line', async () => {
     const result = await runSeine(['runspider', 'exslt.ts', '-o', '-', '-s', 'WATCHDOG_WARNING_SECONDS=0.5', '-s', 'TELNETCONSOLE_ENABLED=false'], dir);
     expect(result.status).toBe(0);

@@ -1,7 +1,8 @@
 import type { Request } from '../http/request.js';
 import { fingerprint } from '../http/fingerprint.js';
 import { createSpider } from '../contracts/create-spider.js';
-import { createGotFetch, gotFetchOptionsFromSettings } from '../download/fetch-got.js';
+import { gotFetchOptionsFromSettings } from '../download/got-options.js';
+import { lazyGotFetch } from '../download/lazy-got-fetch.js';
 import { browserDownloader } from '../browser/index.js';
 import type { WarnSizeStage } from '../download/fetch-contract.js';
 import { MemoryStatsCollector } from '../stats/index.js';
@@ -40,7 +41,7 @@ export const CRAWL_DEFAULTS: CrawlDefaults = {
   finishStats: (crawler) => (crawler.stats as MemoryStatsCollector).closeSpider(),
   createFetch(crawler) {
     const settings = crawler.settings;
-    const fetch = createGotFetch(gotFetchOptionsFromSettings(settings));
+    const fetch = lazyGotFetch(gotFetchOptionsFromSettings(settings));
     const timeoutMs = settings.getFloat('DOWNLOAD_TIMEOUT') * 1000;
     const maxSize = settings.getInt('DOWNLOAD_MAXSIZE');
     const warnSize = settings.getInt('DOWNLOAD_WARNSIZE');

@@ -2,7 +2,6 @@ import { setMaxListeners } from 'node:events';
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import got, { type Got, type OptionsInit, type StreamOptions } from 'got';
 import type { FetchFn, FetchOptions, WarnSizeStage } from './fetch-contract.js';
-import type { Settings } from '../settings/index.js';
 import type { Request } from '../http/request.js';
 import { Response } from '../http/response.js';
 import { Headers } from '../http/headers.js';
@@ -12,9 +11,9 @@ import { ACCEPT_ENCODING, ContentDecodingFailure, DecodedTooLarge, decodeContent
 import { mapDownloadError, type FailureContext } from './map-download-error.js';
 import { AgentPool } from './agent-pool.js';
 import { BodyBuffer } from './body-buffer.js';
-import { seineGotOptions } from './got-options.js';
+import { seineGotOptions, type GotFetchOptions } from './got-options.js';
 
-export { seineGotOptions };
+export { gotFetchOptionsFromSettings, seineGotOptions, type GotFetchOptions } from './got-options.js';
 
 /**
  * seine's downloader: the only module that imports got (docs/contributing.md).
@@ -43,15 +42,6 @@ export { seineGotOptions };
  * timeouts, proxies and decompression seine relies on.
  */
 
-export interface GotFetchOptions {
-  /** COMPRESSION_ENABLED: ask for and decode gzip/deflate/br. Default true. */
-  compression?: boolean;
-  /** DOWNLOAD_FAIL_ON_DATALOSS: false returns a broken body with flag 'dataloss' instead of failing. Default true. */
-  failOnDataLoss?: boolean;
-  /** Most sockets per origin (keep-alive pools); default Infinity, the throttle stage limits concurrency. */
-  maxSocketsPerHost?: number;
-}
-
 /** A FetchFn that also closes its keep-alive connections. */
 export type GotFetch = FetchFn & { close(): void };
 
@@ -63,10 +53,6 @@ export interface GotFetchCallOptions extends FetchOptions {
   failOnDataLoss?: boolean;
 }
 
-/** The factory's options from settings: COMPRESSION_ENABLED, DOWNLOAD_FAIL_ON_DATALOSS. */
-export function gotFetchOptionsFromSettings(settings: Settings): GotFetchOptions {
-  return { compression: settings.getBool('COMPRESSION_ENABLED'), failOnDataLoss: settings.getBool('DOWNLOAD_FAIL_ON_DATALOSS') };
-}
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE']);

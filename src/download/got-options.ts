@@ -1,5 +1,20 @@
 import dns from 'node:dns';
 import type { OptionsInit } from 'got';
+import type { Settings } from '../settings/index.js';
+
+export interface GotFetchOptions {
+  /** COMPRESSION_ENABLED: ask for and decode gzip/deflate/br. Default true. */
+  compression?: boolean;
+  /** DOWNLOAD_FAIL_ON_DATALOSS: false returns a broken body with flag 'dataloss' instead of failing. Default true. */
+  failOnDataLoss?: boolean;
+  /** Most sockets per origin (keep-alive pools); default Infinity, the throttle stage limits concurrency. */
+  maxSocketsPerHost?: number;
+}
+
+/** The factory's options from settings: COMPRESSION_ENABLED, DOWNLOAD_FAIL_ON_DATALOSS. */
+export function gotFetchOptionsFromSettings(settings: Settings): GotFetchOptions {
+  return { compression: settings.getBool('COMPRESSION_ENABLED'), failOnDataLoss: settings.getBool('DOWNLOAD_FAIL_ON_DATALOSS') };
+}
 
 /**
  * The options seine's downloader extends got with (fetch-got.ts, which
@@ -7,10 +22,11 @@ import type { OptionsInit } from 'got';
  * decompression by got (fetch-got.ts decodes the wire bytes itself),
  * `.invalid` hosts failing without a DNS query, certificates unchecked.
  *
- * A module of its own, importing only got's types, so that
- * bench/download/clients.ts can give its plain got client the same options
- * without loading the rest of the downloader (its RSS column is the
- * library's cost); got itself is still loaded only by fetch-got.ts.
+ * A module of its own, importing only got's types, so that the crawler can
+ * read its options without loading got (lazy-got-fetch.ts loads it with the
+ * first download), and bench/download/clients.ts can give its plain got
+ * client the same options without loading the rest of the downloader (its
+ * RSS column is the library's cost); got is loaded only by fetch-got.ts.
  */
 export function seineGotOptions(): OptionsInit {
   return {

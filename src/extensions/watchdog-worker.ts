@@ -15,6 +15,8 @@
  *   the callback that started last (`<GET url> (parse)`) and the beat at
  *   which it started.
  *
+ * It writes one slot: `i32[READY]`, 1 once it watches.
+ *
  * It tells the main thread what it sees twice: with `postMessage` (handled
  * once the event loop turns again) and, when the main thread was reachable
  * through `inspector.Session.connectToMainThread()`, with `Runtime.evaluate`
@@ -37,7 +39,7 @@ const os = require('node:os');
 const {
   shared, id, tickMs, warnMs, closeTimeoutMs, graceMs, watchSignals, forceWaitMs, signalBlockedMs,
 } = workerData;
-const BEAT = 0, LABEL_LENGTH = 1, LABEL_BEAT = 2, LABEL_OFFSET = 16, LABEL_BYTES = shared.byteLength - LABEL_OFFSET;
+const BEAT = 0, LABEL_LENGTH = 1, LABEL_BEAT = 2, READY = 3, LABEL_OFFSET = 16, LABEL_BYTES = shared.byteLength - LABEL_OFFSET;
 const i32 = new Int32Array(shared, 0, 4);
 const labelBytes = new Uint8Array(shared, LABEL_OFFSET, LABEL_BYTES);
 const decoder = new TextDecoder();
@@ -182,5 +184,7 @@ parentPort.on('message', (message) => {
   tick();
   parentPort.postMessage({ kind: 'stopped' });
 });
+// Also in shared memory: a main thread that closes before it has read this message (a block from its first turn) still knows to ask for the last look.
+Atomics.store(i32, READY, 1);
 parentPort.postMessage({ kind: 'ready', inspector: session !== null });
 `;

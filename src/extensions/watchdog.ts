@@ -31,7 +31,8 @@ const HOOKS = Symbol.for('seine.watchdog');
 const realSetInterval = globalThis.setInterval;
 const realClearInterval = globalThis.clearInterval;
 
-/** Shared memory: 4 Int32 slots (beat, label length, label beat, spare), then the label's bytes. */
+/** Shared memory: 4 Int32 slots (beat, label length, label beat, worker ready), then the label's bytes. */
+const READY = 3;
 const LABEL_OFFSET = 16;
 const LABEL_BYTES = 2048;
 
@@ -156,7 +157,11 @@ export class Watchdog implements Extension {
     Atomics.store(this.#i32, 2, Atomics.load(this.#i32, 0));
   }
 
-  /** Starts the heartbeat and the worker; resolves when the worker watches (a worker that cannot start is one WARNING). */
+  /**
+   * Starts the heartbeat and the worker, without waiting for the worker to watch: its thread boots (~50–100 ms)
+   * beside the crawl, and the beat it reads is already moving, so a block that starts meanwhile is still seen once
+   * it runs. A worker that cannot start is one WARNING.
+   */
   async openSpider(): Promise<void> {
     if (this.#worker !== null || this.#stopped) return;
     const options = this.#options;
@@ -166,8 +171,9 @@ export class Watchdog implements Extension {
     const hooks = ((globalThis as Record<symbol, unknown>)[HOOKS] ??= new Map<string, (json: string) => void>()) as Map<string, (json: string) => void>;
     hooks.set(this.#id, (json) => this.#receive(JSON.parse(json) as WorkerMessage));
     const watchSignals = options.watchSignals ?? ['SIGINT', 'SIGTERM'].some((signal) => process.listeners(signal as NodeJS.Signals).some((listener) => FORCES_ON_SECOND_SIGNAL in listener));
+    let worker: Worker;
     try {
-      const worker = new Worker(WATCHDOG_WORKER_SOURCE, {
+      worker = new Worker(WATCHDOG_WORKER_SOURCE, {
         eval: true,
         workerData: {
           shared: this.#shared,
@@ -185,23 +191,33 @@ export class Watchdog implements Extension {
         stderr: false,
         resourceLimits: { maxOldGenerationSizeMb: 16 },
       });
-      this.#worker = worker;
-      worker.unref();
-      await new Promise<void>((resolve, reject) => {
-        worker.once('error', reject);
-        worker.once('exit', (code) => reject(new Error(`the worker exited (${code})`)));
-        worker.on('message', (message: WorkerMessage) => {
-          if (message.kind === 'ready') resolve();
-          else this.#receive(message);
-        });
-      });
-      worker.removeAllListeners('error');
-      worker.removeAllListeners('exit');
-      worker.on('error', (error) => this.#logger.warning(`The watchdog's worker failed: ${error.message}; blocked event loops are no longer reported`));
     } catch (error) {
-      this.#logger.warning(`The watchdog could not start: ${error instanceof Error ? error.message : String(error)}; blocked event loops are not reported`);
-      await this.#stop();
+      await this.#cannotStart(error);
+      return;
     }
+    this.#worker = worker;
+    worker.unref();
+    worker.on('message', (message: WorkerMessage) => {
+      this.#receive(message);
+    });
+    worker.on('error', (error) => {
+      if (this.#ready()) this.#logger.warning(`The watchdog's worker failed: ${error.message}; blocked event loops are no longer reported`);
+      else void this.#cannotStart(error);
+    });
+    worker.once('exit', (code) => {
+      if (!this.#ready() && this.#worker === worker) void this.#cannotStart(new Error(`the worker exited (${code})`));
+    });
+  }
+
+  /** The worker watches (it says so in shared memory, which a main thread that has not turned since can read too). */
+  #ready(): boolean {
+    return Atomics.load(this.#i32, READY) === 1;
+  }
+
+  async #cannotStart(error: unknown): Promise<void> {
+    if (this.#stopped) return;
+    this.#logger.warning(`The watchdog could not start: ${error instanceof Error ? error.message : String(error)}; blocked event loops are not reported`);
+    await this.#stop();
   }
 
   async closeSpider(): Promise<void> {
@@ -235,7 +251,8 @@ export class Watchdog implements Extension {
   async #stop(): Promise<void> {
     const worker = this.#worker;
     this.#worker = null;
-    if (worker !== null && !this.#stopped) {
+    // A worker still booting has seen nothing to report: it is only terminated.
+    if (worker !== null && !this.#stopped && this.#ready()) {
       // A block that ended just before the close is still reported (and counted): the beat moves,
       // the worker looks once more, and its messages arrive before its answer.
       Atomics.add(this.#i32, 0, 1);

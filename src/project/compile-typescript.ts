@@ -21,7 +21,6 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node
 import { dirname, extname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { findPackageVersion } from '../version.js';
-import { importSpecifiers, replaceSpecifiers } from './typescript/import-specifiers.js';
 import { tsconfigFor } from './typescript/find-tsconfig.js';
 import { mirrorPath, temporaryMirrorPath } from './typescript/mirror-path.js';
 import { isPathSpecifier, resolvePathImport, TYPESCRIPT_EXTENSIONS } from './typescript/resolve-import.js';
@@ -133,6 +132,8 @@ export class TypeScriptCompiler {
 
   async #write(file: string, source: string, tsconfig: string | undefined, key: string, target: string): Promise<Resolution[]> {
     const code = await transpile(source, file, { tsconfig });
+    // Loaded on a cache miss only, as transpile() loads esbuild: acorn takes ~13 ms that a cached start-up never pays.
+    const { importSpecifiers, replaceSpecifiers } = await import('./typescript/import-specifiers.js');
     const specifiers = importSpecifiers(code);
     const resolutions: Resolution[] = [];
     const rewritten = replaceSpecifiers(code, specifiers, (specifier) => {

@@ -1,8 +1,15 @@
-import { stringify } from 'csv-stringify/sync';
+import { createRequire } from 'node:module';
 import { itemFieldNames, type ExportValue } from '../export-value.js';
 import { encodeText, feedEncoding, type FeedEncoding } from '../encoding.js';
 import { pythonStr } from '../python-text.js';
 import { serializedFields, type ExporterOptions, type FieldsToExport, type ItemExporter } from './item-exporter.js';
+
+// csv-stringify is loaded on first use (its CommonJS build, synchronously): ~15 ms of start-up that a crawl without CSV never pays.
+let stringifyModule: typeof import('csv-stringify/sync') | undefined;
+function stringifyCsv(input: unknown[][], options: import('csv-stringify/sync').Options): string {
+  stringifyModule ??= createRequire(import.meta.url)('csv-stringify/sync') as typeof import('csv-stringify/sync');
+  return stringifyModule.stringify(input, options);
+}
 
 /** CsvItemExporter's `join_multivalued`: a list of strings becomes one `a,b` cell; any other list stays a list (its repr). */
 function joinIfNeeded(value: ExportValue): ExportValue {
@@ -36,7 +43,7 @@ export class CsvExporter implements ItemExporter {
     if (cells.length === 1 && cells[0] === '') return '""\r\n';
     // csv.writer quotes a cell holding a CR or LF alone too (either is in its line terminator); csv-stringify only quotes
     // one holding the whole record delimiter, so a bare '\n' in a cell would start a new row (spec/fuzz/feeds.spec.ts).
-    return stringify([cells], { record_delimiter: '\r\n', quote: '"', escape: '"', quoted_match: /[\r\n]/ });
+    return stringifyCsv([cells], { record_delimiter: '\r\n', quote: '"', escape: '"', quoted_match: /[\r\n]/ });
   }
 
   start(): Buffer {
