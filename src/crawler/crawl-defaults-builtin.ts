@@ -1,5 +1,5 @@
 import type { Request } from '../http/request.js';
-import { fingerprint } from '../http/fingerprint.js';
+import { cachedFingerprint } from '../http/fingerprint.js';
 import { createSpider } from '../contracts/create-spider.js';
 import { gotFetchOptionsFromSettings } from '../download/got-options.js';
 import { lazyGotFetch } from '../download/lazy-got-fetch.js';
@@ -74,13 +74,14 @@ export const CRAWL_DEFAULTS: CrawlDefaults = {
   },
   createScheduler(crawler) {
     const slots = slotsOf.get(crawler);
+    const memoized = cachedFingerprint();
     if (usesRedisScheduler(crawler.settings)) {
       return RedisScheduler.fromCrawler(crawler, {
-        fingerprint: (r) => fingerprint(r),
+        fingerprint: memoized,
         ...(slots === undefined ? {} : { slotKey: (r: Request) => slots.slotKey(r), slotDelayMs: (key: string) => slots.slot(key)?.delayMs }),
       });
     }
-    return Scheduler.fromCrawler(crawler, slots === undefined ? { fingerprint: (r) => fingerprint(r) } : { fingerprint: (r) => fingerprint(r), slots });
+    return Scheduler.fromCrawler(crawler, slots === undefined ? { fingerprint: memoized } : { fingerprint: memoized, slots });
   },
   startOf: startThrough,
   downloaderMiddlewares: new Map<string, ComponentClass<DownloaderMiddleware>>([

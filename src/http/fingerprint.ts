@@ -69,3 +69,31 @@ export function fingerprint(request: Request, options: FingerprintOptions = {}):
   const json = `{"body": "${body}", "headers": ${headers}, "method": ${pythonJsonString(request.method)}, "url": ${pythonJsonString(url)}}`;
   return hash('sha1', json, 'hex');
 }
+
+/**
+ * fingerprint() with a cache for body-less GET requests, keyed by the URL
+ * without its fragment (which the fingerprint leaves out): most candidate
+ * links of a crawl are duplicates of a page seen a moment ago (the links
+ * every page of a site shares, `page#item-3` and `page#item-4`), and the URL
+ * alone decides their fingerprint. On the crawl benchmark (~75 links a page,
+ * 98 % of them duplicates) ~98 % of the calls are hits, each saving ~3 µs of
+ * canonicalization and SHA-1. The cache forgets everything when it holds
+ * `size` URLs (~150 bytes each): cheaper than ordering entries, and the
+ * links of the next pages refill it.
+ */
+export function cachedFingerprint(size = 1024): (request: Request) => string {
+  const byUrl = new Map<string, string>();
+  return (request) => {
+    if (request.method !== 'GET' || request.body.length > 0) return fingerprint(request);
+    const { url } = request;
+    const fragment = url.indexOf('#');
+    const key = fragment < 0 ? url : url.slice(0, fragment);
+    let value = byUrl.get(key);
+    if (value === undefined) {
+      value = fingerprint(request);
+      if (byUrl.size >= size) byUrl.clear();
+      byUrl.set(key, value);
+    }
+    return value;
+  };
+}

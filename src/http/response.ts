@@ -37,7 +37,9 @@ const EMPTY = Buffer.alloc(0);
 
 /** follow()'s second and third arguments as one set of options: `(callback)`, `(options)` or `(callback, options)`. */
 function optionsOf(callbackOrOptions: Callback | FollowOptions | null | undefined, more?: FollowOptions): FollowOptions {
-  if (typeof callbackOrOptions === 'function') return { ...more, callback: callbackOrOptions };
+  // A literal, not a spread, for the common `follow(href, this.parse)`: spread copies have shapes of their own, and
+  // Request's constructor, reading options of many shapes, was ~3 µs a link slower (measured on the crawl benchmark).
+  if (typeof callbackOrOptions === 'function') return more === undefined ? { callback: callbackOrOptions } : { ...more, callback: callbackOrOptions };
   return { ...callbackOrOptions, ...more };
 }
 
@@ -278,7 +280,8 @@ export class Response {
 
   #request(link: string, options: FollowOptions): Request {
     const encoding = options.encoding ?? (this.kind === 'binary' ? undefined : this.encoding);
-    return new Request(this.urljoin(link), encoding === undefined ? options : { ...options, encoding });
+    // UTF-8 is Request's default: no copy of the options to say it again.
+    return new Request(this.urljoin(link), encoding === undefined || (encoding === 'utf-8' && options.encoding === undefined) ? options : { ...options, encoding });
   }
 
   /** A copy with the given fields replaced. */
