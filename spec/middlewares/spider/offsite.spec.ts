@@ -190,4 +190,21 @@ describe('hostnameOf', () => {
     expect(hostnameOf('data:text/plain,hi')).toBeNull();
     expect(hostnameOf('not a url')).toBeNull();
   });
+
+  it('gives the WHATWG parser\'s hostname for every URL its fast path takes, and for those it leaves to the parser', () => {
+    const urls = [
+      'http://example.com/', 'https://www.example.com:8443/a?b=1#c', 'http://127.0.0.1:8000/page/1/', 'http://1.2.3/', 'http://0x7f.1/',
+      'http://192.168.0.1.5/', 'http://256.1.1.1/', 'http://a.b.c.d.1/', 'http://xn--nxasmq6b.com/', 'http://EXAMPLE.com/',
+      'http://exa-mple.co.uk:65535/', 'http://example.com:65536/', 'http://[::1]:8080/', 'http://host/#!frag', 'http://a.b/?q=1&r=%20',
+    ];
+    for (const url of urls) {
+      let expected: string | null;
+      try {
+        expected = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1') || null;
+      } catch {
+        expected = null;
+      }
+      expect([url, hostnameOf(url)]).toEqual([url, expected]);
+    }
+  });
 });

@@ -127,12 +127,22 @@ const DOTTED_QUAD = /^(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])(?:\.(25[0-5]
  * ~1.5 µs without (scripts/bench-request-path.ts).
  */
 export function isPlainUrl(url: string): boolean {
+  return plainUrlHost(url) !== null;
+}
+
+/**
+ * The host of a URL isPlainUrl accepts, exactly as the WHATWG parser gives
+ * its `hostname` (lower-case letters, digits, hyphens and dots, or a dotted
+ * quad); null for any other URL. A regular expression instead of a
+ * `new URL()` (~0.3 µs against ~1.5 µs) for checks made on every link.
+ */
+export function plainUrlHost(url: string): string | null {
   const match = PLAIN_URL.exec(url);
-  if (match === null) return false;
+  if (match === null) return null;
   const host = match[1]!;
-  if (host.includes('xn--')) return false;
+  if (host.includes('xn--')) return null;
   // A host ending in a number is an IPv4 address to the WHATWG parser: only a plain dotted quad is sure to pass.
-  if (NUMERIC_LABEL.test(host) && !DOTTED_QUAD.test(host)) return false;
+  if (NUMERIC_LABEL.test(host) && !DOTTED_QUAD.test(host)) return null;
   const port = match[2];
-  return port === undefined || Number(port) <= 65535;
+  return port === undefined || Number(port) <= 65535 ? host : null;
 }

@@ -3,6 +3,7 @@ import type { SpiderMiddleware, SpiderOutput } from '../../contracts/components.
 import { filterOutputs, markFilterOnly, type OutputFilterFn } from '../../contracts/output-filter.js';
 import type { Crawler, StatsCollector } from '../../contracts/crawler.js';
 import { isRequest, type Request } from '../../http/request.js';
+import { plainUrlHost } from '../../http/url/safe-url-string.js';
 import type { Response } from '../../http/response.js';
 import { escapeRegExp } from '../../escape-regexp.js';
 import { defaultLogBus, type Logger } from '../../log/index.js';
@@ -117,6 +118,8 @@ export class OffsiteMiddleware implements SpiderMiddleware {
   /** True when `request` goes to an allowed host (Scrapy's `should_follow`). */
   shouldFollow(request: Request, spider: Spider): boolean {
     this.#hostRegex ??= this.#buildHostRegex(spider);
+    // Without allowedDomains every host passes: no URL to parse for it (one per link of every page).
+    if (this.#hostRegex === ALLOW_ALL) return true;
     return this.#hostRegex.test(hostnameOf(request.url) ?? '');
   }
 
@@ -159,6 +162,8 @@ markFilterOnly(OffsiteMiddleware.prototype.processSpiderOutput);
 
 /** The URL's host as Python's `urlparse().hostname` gives it: lower-case, IPv6 without brackets; null when there is none. */
 export function hostnameOf(url: string): string | null {
+  const plain = plainUrlHost(url);
+  if (plain !== null) return plain;
   let hostname: string;
   try {
     hostname = new URL(url).hostname;
