@@ -7,10 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-// src/version.ts and dist/version.js are both one level below the package root.
-const HERE = dirname(fileURLToPath(import.meta.url));
+import { PACKAGE_ROOT } from './package-root.js';
 
 function readVersion(packageJsonPath: string): string | undefined {
   try {
@@ -22,7 +19,7 @@ function readVersion(packageJsonPath: string): string | undefined {
   }
 }
 
-export const SEINE_VERSION: string = readVersion(join(HERE, '..', 'package.json')) ?? '0.0.0';
+export const SEINE_VERSION: string = readVersion(join(PACKAGE_ROOT, 'package.json')) ?? '0.0.0';
 
 /** The packages listed by `seine version -v`, in this order (Scrapy lists its parsing and network stack). */
 export const COMPONENT_PACKAGES = ['rxjs', 'got', 'htmlparser2', 'yargs'] as const;
@@ -32,7 +29,7 @@ export const COMPONENT_PACKAGES = ['rxjs', 'got', 'htmlparser2', 'yargs'] as con
  * `node_modules` folders. Not `require.resolve('<name>/package.json')`: several
  * of these packages have an `exports` map that does not expose package.json.
  */
-export function findPackageVersion(name: string, fromDir: string = HERE): string | undefined {
+export function findPackageVersion(name: string, fromDir: string = PACKAGE_ROOT): string | undefined {
   let dir = fromDir;
   for (;;) {
     const candidate = join(dir, 'node_modules', name, 'package.json');

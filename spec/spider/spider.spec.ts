@@ -5,6 +5,7 @@ import type { Crawler } from '../../src/contracts/crawler.js';
 import { Request, isRequest } from '../../src/http/request.js';
 import { Response } from '../../src/http/response.js';
 import { Spider, extendsSpider, isSpider, isSpiderClass, spiderClassName, spiderName } from '../../src/contracts/spider.js';
+import { SPIDER_CLASS_NAME } from '../../src/contracts/spider-brand.js';
 import { SpiderDefinitionError } from '../../src/contracts/spider-errors.js';
 import { runCrawl, startSite, type CrawlResult, type TestSite } from '../helpers/site-server.js';
 
@@ -72,6 +73,19 @@ describe('spider classes', () => {
     expect(QuotesSpider.name).toBe('quotes');
     expect(spiderClassName(QuotesSpider)).toBe('QuotesSpider');
     expect(spiderClassName(BaseSpider)).toBe('BaseSpider');
+  });
+
+  it('as a bundler writes a class (`var Name = class extends …`), names it Spider, or by its SPIDER_CLASS_NAME', () => {
+    const Bundled = (() => class extends Spider {
+      static override name = 'bundled';
+    })();
+    expect(spiderClassName(Bundled)).toBe('Spider');
+    const Named = (() => class extends Spider {
+      static override name = 'named';
+      static readonly [SPIDER_CLASS_NAME] = 'NamedSpider';
+    })();
+    expect(spiderClassName(Named)).toBe('NamedSpider');
+    expect(String(new Named())).toBe("<NamedSpider 'named'>");
   });
 
   it('keeps customSettings on the class, readable before construction', () => {

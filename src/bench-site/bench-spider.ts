@@ -8,9 +8,12 @@ import { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
 import { LinkExtractor } from '../link-extractor/index.js';
 import { Spider } from '../contracts/spider.js';
+import { SPIDER_CLASS_NAME } from '../contracts/spider-brand.js';
 
 export class BenchSpider extends Spider {
   static override name = 'follow';
+  /** What `<BenchSpider 'follow'>` names, also from the bundled dist/ (spider-brand.ts). */
+  static readonly [SPIDER_CLASS_NAME] = 'BenchSpider';
   /** Spider arguments (strings, from the bench command); `declare` keeps them. */
   declare baseurl?: string;
   declare total?: string;

@@ -33,9 +33,19 @@ export function spiderName(cls: unknown): string | null {
  */
 export function spiderClassName(cls: Function): string {
   if (spiderName(cls) === null) return cls.name;
-  const declared = /^class\s+([\p{L}\p{Nl}$_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}$]*)/u.exec(Function.prototype.toString.call(cls));
+  const given = Object.getOwnPropertyDescriptor(cls, SPIDER_CLASS_NAME)?.value as unknown;
+  if (typeof given === 'string') return given;
+  // A bundler writes `var QuotesSpider = class extends …`: the class itself is anonymous, and `extends` is no name.
+  const declared = /^class\s+(?!extends\b)([\p{L}\p{Nl}$_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}$]*)/u.exec(Function.prototype.toString.call(cls));
   return declared?.[1] ?? 'Spider';
 }
+
+/**
+ * A spider class's identifier, for a class whose source does not say it:
+ * seine's own spiders (DefaultSpider) run from a bundle, where esbuild
+ * writes every class as `var Name = class extends …`.
+ */
+export const SPIDER_CLASS_NAME = Symbol.for('seine.spiderClassName');
 
 /** True for a Spider subclass, also one loaded through another copy of seine (brand check, not instanceof). */
 export function extendsSpider(value: unknown): value is SpiderClass {

@@ -48,7 +48,7 @@ export const CRAWL_DEFAULTS: CrawlDefaults = {
     const logger = crawler.logBus.getLogger('seine.core.downloader');
     // Checks the PLAYWRIGHT_* settings now; the browser itself starts with the first request that wants it.
     const browser = browserDownloader(crawler);
-    return (request: Request) => {
+    const download = (request: Request) => {
       const meta = request.meta;
       if (browser.wants(request)) {
         return browser.fetch(request, {
@@ -66,6 +66,7 @@ export const CRAWL_DEFAULTS: CrawlDefaults = {
         proxy: typeof meta['proxy'] === 'string' ? meta['proxy'] : null,
       });
     };
+    return Object.assign(download, { warmUp: fetch.warmUp });
   },
   createSlots(crawler) {
     const slots = DownloadSlots.fromCrawler(crawler);

@@ -16,7 +16,8 @@ export interface CrawlDefaults {
   createStats(crawler: CrawlerImpl): StatsCollector;
   /** Called after spider_closed: the stats dump. */
   finishStats(crawler: CrawlerImpl, reason: string): void;
-  createFetch(crawler: CrawlerImpl): (request: Request) => Promise<Response>;
+  /** The crawl's download function; `warmUp`, when given, loads what it needs and is awaited before the first request leaves. */
+  createFetch(crawler: CrawlerImpl): ((request: Request) => Promise<Response>) & { warmUp?: () => Promise<void> };
   /** Called after createSlots. */
   createScheduler(crawler: Crawler): EngineScheduler;
   createSlots(crawler: Crawler): EngineSlots;

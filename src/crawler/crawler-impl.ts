@@ -231,6 +231,7 @@ export class CrawlerImpl implements Crawler {
       maxActive: s.getInt('CONCURRENT_REQUESTS'),
       abort: this.abortController,
       commitPerTicket: journaled,
+      warmUp: fetch.warmUp,
     });
     this.#state = state;
     const components = [...this.#extensions, ...downloaderMws, ...spiderMws, ...pipelines];

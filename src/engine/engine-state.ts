@@ -76,6 +76,8 @@ export interface EngineOptions {
   readonly commitPerTicket?: boolean;
   /** Called once per closed ticket, after the scheduler's acknowledgement. */
   readonly onTicketClosed?: (ticket: Ticket) => void;
+  /** Loads what the fetch function needs (got): awaited before the first request leaves the throttle stage. */
+  readonly warmUp?: () => Promise<void>;
 }
 
 /**
@@ -116,6 +118,7 @@ export class EngineState {
     this.abort = options.abort ?? new AbortController();
     this.now = options.now ?? (() => Date.now());
     this.commitPerTicket = options.commitPerTicket ?? false;
+    this.#warmUp = options.warmUp;
     const onTicketClosed = options.onTicketClosed;
     this.tickets = new TicketBook((ticket) => {
       try {
@@ -134,6 +137,29 @@ export class EngineState {
 
   get paused(): boolean {
     return this.paused$.value;
+  }
+
+  #warmUp: (() => Promise<void>) | undefined;
+  #warming = false;
+
+  /**
+   * True when requests may leave for the downloader. The first call starts
+   * the fetch function's warm-up (loading got) and returns false; `onReady`
+   * is called once it is done, whether it worked or not (a failure shows at
+   * the download). A crawl that downloads nothing never loads it.
+   */
+  downloaderReady(onReady: () => void): boolean {
+    const warmUp = this.#warmUp;
+    if (warmUp === undefined) return true;
+    if (!this.#warming) {
+      this.#warming = true;
+      const ready = (): void => {
+        this.#warmUp = undefined;
+        onReady();
+      };
+      warmUp().then(ready, ready);
+    }
+    return false;
   }
 
   /** Tickets in the active phases: what CONCURRENT_REQUESTS caps. */

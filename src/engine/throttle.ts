@@ -42,6 +42,7 @@ export function throttle(state: EngineState): OperatorFunction<Ticket, Ticket> {
           timer = null;
         }
         if (state.paused) return;
+        if (waiting.length > 0 && !state.downloaderReady(release)) return;
         let soonest = Infinity;
         for (let i = 0; i < waiting.length; ) {
           const ticket = waiting[i]!;

@@ -1,12 +1,13 @@
 import { existsSync } from 'node:fs';
 import { register } from 'node:module';
-import { extname, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { SeineError } from '../errors/seine-error.js';
 import { isSpiderClass, spiderName } from '../contracts/spider-brand.js';
 import type { SpiderClass } from '../contracts/spider.js';
 import { isCompiledSource, TypeScriptCompiler } from './compile-typescript.js';
 import { stopTranspiler } from './typescript/transpile.js';
+import { seineModuleUrl } from '../package-root.js';
 
 export class SpiderLoadError extends SeineError {
   static readonly code = 'SEINE_SPIDER_LOAD';
@@ -17,13 +18,7 @@ export class SpiderLoadError extends SeineError {
 
 /** Where `import … from 'seine'` leads in a user's file: the seine that is running (docs/dependencies.md). */
 function runningSeine(): Record<string, string> {
-  // The index next to this module: dist/index.js when running built, src/index.ts under tsx (tests).
-  const ext = extname(fileURLToPath(import.meta.url));
-  return {
-    seine: new URL('../index' + ext, import.meta.url).href,
-    'seine/operators': new URL('../operators/index' + ext, import.meta.url).href,
-    'seine/shell': new URL('../shell/index' + ext, import.meta.url).href,
-  };
+  return { seine: seineModuleUrl(''), 'seine/operators': seineModuleUrl('operators'), 'seine/shell': seineModuleUrl('shell') };
 }
 
 let hooksInstalled = false;

@@ -5,10 +5,9 @@
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT } from '../package-root.js';
 
-// src/project/ and dist/project/ are both two levels below the package root.
-export const SCAFFOLD_DIR = fileURLToPath(new URL('../../scaffold', import.meta.url));
+export const SCAFFOLD_DIR = join(PACKAGE_ROOT, 'scaffold');
 export const PROJECT_TEMPLATE_DIR = join(SCAFFOLD_DIR, 'project');
 export const SPIDER_TEMPLATE_DIR = join(SCAFFOLD_DIR, 'spiders');
 

@@ -21,6 +21,7 @@ import { importsToConsole } from './console-imports.js';
 import type { ConsoleKind } from './choose-console.js';
 import { lineSource } from './line-source.js';
 import { transformTypeScript } from './ts-transform.js';
+import { seineModuleUrl } from '../../package-root.js';
 
 export interface ConsoleOptions {
   readonly kind: ConsoleKind;
@@ -59,11 +60,7 @@ export function historyFileFor(kind: ConsoleKind, env: Readonly<Record<string, s
 }
 
 // The running copy's sub-path modules, so `import … from 'seine/shell'` in the console gets the same classes.
-const EXT = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-const SEINE_MODULES = {
-  'seine/shell': new URL(`../index${EXT}`, import.meta.url).href,
-  'seine/operators': new URL(`../../operators/index${EXT}`, import.meta.url).href,
-};
+const SEINE_MODULES = { 'seine/shell': seineModuleUrl('shell'), 'seine/operators': seineModuleUrl('operators') };
 
 type EvalCallback = (error: Error | null, result?: unknown) => void;
 
