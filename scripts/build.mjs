@@ -29,7 +29,9 @@ import { build } from 'esbuild';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = join(ROOT, 'dist');
-const STAGING = join(DIST, '.bundle');
+// A sibling of dist/, at its depth: esbuild writes the source maps' paths relative to where it writes the bundle,
+// and they must still hold once the files are moved into dist/.
+const STAGING = join(ROOT, '.dist-bundle');
 
 const ENTRY_POINTS = {
   index: 'dist/index.js',
@@ -74,7 +76,6 @@ await build({
 // The per-module JavaScript (and its maps) gives way to the bundle, and so do an earlier build's chunks;
 // declarations stay for TypeScript users.
 for (const file of filesUnder(DIST)) {
-  if (file.startsWith(STAGING)) continue;
   if (file.endsWith('.js') || file.endsWith('.js.map')) rmSync(file);
 }
 for (const file of filesUnder(STAGING)) {

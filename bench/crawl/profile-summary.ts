@@ -3,14 +3,21 @@
  * per function and per file, largest first. Self time is the time a
  * function was on top of the stack, so the rows add up to the profile's
  * length and show where the CPU went, not who called it.
+ *
+ * seine runs from a bundle (dist/chunks/*.js, scripts/build.mjs), so a
+ * frame's place is read through the bundle's source map: the rows name
+ * src/dom/parse-html.ts:120, not a chunk and its 5,000th line.
  */
 
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { SourceMap, type SourceMapPayload } from 'node:module';
+import { fileURLToPath } from 'node:url';
 
 interface CallFrame {
   functionName: string;
   url: string;
   lineNumber: number;
+  columnNumber?: number;
 }
 interface ProfileNode {
   id: number;
@@ -47,6 +54,33 @@ export function shortFile(url: string): string {
   return url.replace(/^file:\/\//, '');
 }
 
+/** Each script's source map (or null when it has none), read once per summary. */
+type MapCache = Map<string, SourceMap | null>;
+
+function sourceMapOf(url: string, cache: MapCache): SourceMap | null {
+  let map = cache.get(url);
+  if (map !== undefined) return map;
+  map = null;
+  if (url.startsWith('file://')) {
+    const path = `${fileURLToPath(url)}.map`;
+    if (existsSync(path)) map = new SourceMap(JSON.parse(readFileSync(path, 'utf8')) as SourceMapPayload);
+  }
+  cache.set(url, map);
+  return map;
+}
+
+/** Where a frame's code was written: its original file and line when the script has a source map, else the script's own. */
+export function originalPlace(frame: CallFrame, cache: MapCache = new Map()): { url: string; line: number } {
+  const map = sourceMapOf(frame.url, cache);
+  if (map !== null) {
+    const entry = map.findEntry(frame.lineNumber, frame.columnNumber ?? 0) as { originalSource?: string; originalLine?: number };
+    if (entry.originalSource !== undefined && entry.originalLine !== undefined) {
+      return { url: new URL(entry.originalSource, frame.url).href, line: entry.originalLine + 1 };
+    }
+  }
+  return { url: frame.url, line: frame.lineNumber + 1 };
+}
+
 function rank(totals: Map<string, number>, totalMs: number, limit: number): SelfTime[] {
   return [...totals.entries()]
     .sort((a, b) => b[1] - a[1])
@@ -56,6 +90,8 @@ function rank(totals: Map<string, number>, totalMs: number, limit: number): Self
 
 export function summarizeProfile(profile: CpuProfile, limit = 25): ProfileSummary {
   const byId = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
+  const maps: MapCache = new Map();
+  const places = new Map<CallFrame, { url: string; line: number }>();
   const fnTotals = new Map<string, number>();
   const fileTotals = new Map<string, number>();
   let totalUs = 0;
@@ -65,8 +101,10 @@ export function summarizeProfile(profile: CpuProfile, limit = 25): ProfileSummar
     const us = profile.timeDeltas[i] ?? 0;
     if (frame === undefined) continue;
     totalUs += us;
-    const file = shortFile(frame.url);
-    const fn = frame.url === '' ? frame.functionName : `${frame.functionName || '(anonymous)'} ${file}:${frame.lineNumber + 1}`;
+    let place = places.get(frame);
+    if (place === undefined) places.set(frame, (place = originalPlace(frame, maps)));
+    const file = shortFile(place.url);
+    const fn = frame.url === '' ? frame.functionName : `${frame.functionName || '(anonymous)'} ${file}:${place.line}`;
     fnTotals.set(fn, (fnTotals.get(fn) ?? 0) + us / 1000);
     fileTotals.set(file, (fileTotals.get(file) ?? 0) + us / 1000);
   }
