@@ -23,6 +23,7 @@ export { ReferrerPolicyError } from './middlewares/spider/referrer-policy-error.
 export { TelnetHostError, TelnetPortError } from './extensions/telnet/errors.js';
 export { UnknownComponentError } from './crawler/component-list.js';
 export { CrawlFailedError } from './crawler/crawl-errors.js';
+export { DependencyMissingError } from './errors/dependency-missing-error.js';
 export { RequestSerializationError, JobdirError } from './scheduler/jobdir-errors.js';
 export { FeedError, FeedConfigError } from './feeds/feed-errors.js';
 export { FeedOptionError } from './cli/feed-option.js';

@@ -166,6 +166,58 @@ describe('a fault of the engine itself', () => {
     expect(result.stats['item_scraped_count']).toBeGreaterThanOrEqual(2);
   });
 
+  it('a package that cannot be loaded stops the crawl with one line that says to reinstall; what was scraped stays in the feed', async () => {
+    const { DependencyMissingError } = await import('../../src/index.js');
+    class StartItem extends Spider {
+      static override name = 'start-item';
+      override async *start() {
+        yield { from: 'start' };
+        yield new Request(site.url('/page/1/'));
+        yield new Request(site.url('/page/2/'));
+      }
+    }
+    let downloads = 0;
+    const missing = new DependencyMissingError('got', 'downloading pages', new Error("Cannot find package 'got' imported from /x/chunk.js\n    at packageResolve"));
+    const brokenFetch = Object.assign(
+      async (): Promise<never> => {
+        downloads++;
+        throw missing;
+      },
+      { warmUp: () => Promise.reject(missing) },
+    );
+    const out = join(dir, 'missing-got.jsonl');
+    const result = await runFully(StartItem, {}, { feeds: [{ path: out, format: 'jsonlines', overwrite: true }], parts: { createFetch: () => brokenFetch } });
+    expect((result.error as Error).message).toBe(
+      "The package 'got', needed for downloading pages, could not be loaded (Cannot find package 'got' imported from /x/chunk.js): reinstall the project's packages (npm install) — the crawl stopped; feeds were finalised and stats dumped",
+    );
+    expect(downloads).toBe(0);
+    expect(result.stats['finish_reason']).toBe('engine_error');
+    expect(result.lines.filter((line) => line.startsWith('ERROR'))).toEqual([]);
+    expect(readFileSync(out, 'utf8')).toBe('{"from": "start"}\n');
+  });
+
+  it('a pipeline that meets a missing package stops the crawl instead of failing every item', async () => {
+    const { loadDependency } = await import('../../src/errors/dependency-missing-error.js');
+    let calls = 0;
+    class NeedsPackage {
+      processItem(item: Record<string, unknown>) {
+        if (++calls === 1) return item;
+        return loadDependency('left-pad-for-tests', 'padding', () => {
+          throw new Error("Cannot find module 'left-pad-for-tests'");
+        });
+      }
+    }
+    const out = join(dir, 'missing-in-pipeline.jsonl');
+    const result = await runFully(pagesSpider('needs-package'), { ITEM_PIPELINES: new Map<unknown, number>([[NeedsPackage, 300]]) }, {
+      feeds: [{ path: out, format: 'jsonlines', overwrite: true }],
+    });
+    expect((result.error as Error).message).toMatch(/^The package 'left-pad-for-tests', needed for padding, could not be loaded \(Cannot find module 'left-pad-for-tests'\): reinstall/);
+    expect(result.stats['finish_reason']).toBe('engine_error');
+    expect(result.stats['item_scraped_count']).toBe(1);
+    expect(readFileSync(out, 'utf8').trimEnd().split('\n')).toHaveLength(1);
+    expect(result.lines.some((line) => line.includes('Error processing'))).toBe(false);
+  });
+
   it('a download slot that throws for one request costs that request only', async () => {
     const { DownloadSlots } = await import('../../src/throttle/index.js');
     class Two extends Spider {

@@ -18,6 +18,7 @@ import { buildComponents, componentMap, orderedComponents, type ComponentOrderMa
 import { FeedExporter, resolveFeeds, type FeedSpec } from '../feeds/index.js';
 import { CRAWL_DEFAULTS, type CrawlDefaults } from './crawl-defaults.js';
 import { CrawlFailedError } from './crawl-errors.js';
+import { isDependencyMissing } from '../errors/dependency-missing-error.js';
 import { isCloseSpider, isDontCloseSpider } from '../contracts/control-flow.js';
 import { Signals } from '../contracts/signals.js';
 
@@ -276,7 +277,9 @@ export class CrawlerImpl implements Crawler {
       try {
         await lastValueFrom(flow, { defaultValue: null });
       } catch (error) {
-        failure = new CrawlFailedError(`The engine failed: ${messageOf(error)} — the crawl stopped; feeds were finalised and stats dumped`, { cause: error });
+        // A missing package is the install's fault, not seine's: its own message says what to do.
+        const what = isDependencyMissing(error) ? error.message : `The engine failed: ${messageOf(error)}`;
+        failure = new CrawlFailedError(`${what} — the crawl stopped; feeds were finalised and stats dumped`, { cause: error });
         state.beginClose('engine_error');
       }
     }

@@ -1,4 +1,5 @@
 import { BehaviorSubject, Subject, type Observable } from 'rxjs';
+import { isDependencyMissing } from '../errors/dependency-missing-error.js';
 import type { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
 import type { Spider } from '../contracts/spider.js';
@@ -145,19 +146,22 @@ export class EngineState {
   /**
    * True when requests may leave for the downloader. The first call starts
    * the fetch function's warm-up (loading got) and returns false; `onReady`
-   * is called once it is done, whether it worked or not (a failure shows at
-   * the download). A crawl that downloads nothing never loads it.
+   * is called once it is done. A warm-up that fails (got cannot be loaded)
+   * fails the crawl instead: every request would fail the same way. A crawl
+   * that downloads nothing never loads it.
    */
   downloaderReady(onReady: () => void): boolean {
     const warmUp = this.#warmUp;
     if (warmUp === undefined) return true;
     if (!this.#warming) {
       this.#warming = true;
-      const ready = (): void => {
-        this.#warmUp = undefined;
-        onReady();
-      };
-      warmUp().then(ready, ready);
+      warmUp().then(
+        () => {
+          this.#warmUp = undefined;
+          onReady();
+        },
+        (error: unknown) => this.fatal$.next(error),
+      );
     }
     return false;
   }
@@ -185,6 +189,17 @@ export class EngineState {
    * A throw from a stage or a component outside the callbacks: logged and
    * counted (`engine_error`) for that unit of work; the crawl goes on.
    */
+  /**
+   * True, after failing the crawl, for an error no page caused: a package
+   * seine needs could not be loaded. Stages call it where they would log a
+   * request's error and go on.
+   */
+  failOn(error: unknown): boolean {
+    if (!isDependencyMissing(error)) return false;
+    this.fatal$.next(error);
+    return true;
+  }
+
   fault(stage: string, request: Request | null, thrown: unknown): void {
     this.emit({ type: 'engine_error', stage, request, error: thrown instanceof Error ? thrown : new Error(String(thrown)) });
   }

@@ -35,6 +35,7 @@ export function itemPipeline(state: EngineState, concurrency: number): OperatorF
           } catch (thrown) {
             const error = thrown instanceof Error ? thrown : new Error(String(thrown));
             if (isCloseSpider(error)) state.beginClose(error.reason);
+            else if (state.failOn(error)) return;
             else if (error.name === 'DropItem') state.emit({ type: 'item_dropped', item: current, response, error });
             else state.emit({ type: 'item_error', item: current, response, error });
           } finally {

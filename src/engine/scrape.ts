@@ -28,7 +28,7 @@ export interface Scraped {
 export function scrape(state: EngineState): OperatorFunction<DownloadedTicket, Scraped> {
   const onError = (error: Error, response: Response | null): void => {
     if (isCloseSpider(error)) state.beginClose(error.reason);
-    else state.emit({ type: 'spider_error', error, response });
+    else if (!state.failOn(error)) state.emit({ type: 'spider_error', error, response });
   };
   return mergeMap((outcome) =>
     new Observable<Scraped>((subscriber) => {
@@ -50,6 +50,10 @@ export function scrape(state: EngineState): OperatorFunction<DownloadedTicket, S
             }
           } else if (outcome.kind === 'error') {
             const { request, error } = outcome;
+            if (state.failOn(error)) {
+              failed = true;
+              return;
+            }
             if (isIgnoreRequest(error)) state.drop(request, (error as { dropReason?: DropReason }).dropReason ?? 'ignored');
             state.emit({ type: 'download_error', request, error });
             if (request.errback !== null) {

@@ -1,9 +1,10 @@
 import { createRequire } from 'node:module';
+import { loadDependency } from '../errors/dependency-missing-error.js';
 import type { Redis } from 'ioredis';
 
 /** ioredis (CommonJS), loaded by the first client: a crawl without Redis never pays its ~55 ms and its memory. */
 function loadIoredis(): typeof import('ioredis') {
-  return createRequire(import.meta.url)('ioredis') as typeof import('ioredis');
+  return loadDependency('ioredis', 'a Redis frontier', () => createRequire(import.meta.url)('ioredis') as typeof import('ioredis'));
 }
 import { ACK, CLAIM_START, LEASE, PUSH, RECORD_START, RELEASE, RENEW, STATUS } from './lua-scripts.js';
 

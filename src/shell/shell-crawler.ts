@@ -9,6 +9,8 @@
  */
 import { Subscription } from 'rxjs';
 import { CrawlerImpl } from '../crawler/crawler-impl.js';
+import { CrawlFailedError } from '../crawler/crawl-errors.js';
+import { isSeineError } from '../errors/seine-error.js';
 import type { SpiderOutput } from '../contracts/components.js';
 import type { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
@@ -126,6 +128,11 @@ export class ShellCrawler {
         }
       });
       this.#queue.push(request.replace({ callback, errback }));
+      // The crawl can end before the answer comes: it failed (a package seine needs is missing), or it was closed.
+      this.#run?.then(
+        (reason) => errback(new Error(`the crawl closed (${reason})`)),
+        (error: unknown) => errback(crawlFailure(error)),
+      );
     });
   }
 
@@ -135,4 +142,10 @@ export class ShellCrawler {
     this.#queue.close();
     if (this.#run !== null) await this.#run.catch(() => undefined);
   }
+}
+
+/** What a failed crawl says to the shell: the reason itself when seine named it (the CrawlFailedError's cause). */
+function crawlFailure(error: unknown): Error {
+  if (error instanceof CrawlFailedError && isSeineError(error.cause)) return error.cause;
+  return error instanceof Error ? error : new Error(String(error));
 }

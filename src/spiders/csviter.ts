@@ -1,10 +1,11 @@
 import { createRequire } from 'node:module';
+import { loadDependency } from '../errors/dependency-missing-error.js';
 import type { Logger } from '../log/index.js';
 
 // csv-parse is loaded on first use (its CommonJS build, synchronously): ~15 ms of start-up that a crawl without CSV never pays.
 let parseModule: typeof import('csv-parse/sync') | undefined;
 function parseCsv(input: string, options: import('csv-parse/sync').Options): unknown {
-  parseModule ??= createRequire(import.meta.url)('csv-parse/sync') as typeof import('csv-parse/sync');
+  parseModule ??= loadDependency('csv-parse/sync', 'reading CSV', () => createRequire(import.meta.url)('csv-parse/sync') as typeof import('csv-parse/sync'));
   return parseModule.parse(input, options);
 }
 

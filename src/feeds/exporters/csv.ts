@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { loadDependency } from '../../errors/dependency-missing-error.js';
 import { itemFieldNames, type ExportValue } from '../export-value.js';
 import { encodeText, feedEncoding, type FeedEncoding } from '../encoding.js';
 import { pythonStr } from '../python-text.js';
@@ -7,7 +8,7 @@ import { serializedFields, type ExporterOptions, type FieldsToExport, type ItemE
 // csv-stringify is loaded on first use (its CommonJS build, synchronously): ~15 ms of start-up that a crawl without CSV never pays.
 let stringifyModule: typeof import('csv-stringify/sync') | undefined;
 function stringifyCsv(input: unknown[][], options: import('csv-stringify/sync').Options): string {
-  stringifyModule ??= createRequire(import.meta.url)('csv-stringify/sync') as typeof import('csv-stringify/sync');
+  stringifyModule ??= loadDependency('csv-stringify/sync', 'CSV feeds', () => createRequire(import.meta.url)('csv-stringify/sync') as typeof import('csv-stringify/sync'));
   return stringifyModule.stringify(input, options);
 }
 

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { loadDependency } from '../../errors/dependency-missing-error.js';
 import type { CookieJar } from 'tough-cookie';
 import type { DownloaderMiddleware } from '../../contracts/components.js';
 import { NotConfigured } from '../../contracts/control-flow.js';
@@ -67,7 +68,7 @@ function cookieNames(values: readonly string[]): Set<string> {
  */
 let toughCookie: typeof import('tough-cookie') | undefined;
 function newCookieJar(): CookieJar {
-  toughCookie ??= createRequire(import.meta.url)('tough-cookie') as typeof import('tough-cookie');
+  toughCookie ??= loadDependency('tough-cookie', 'cookies', () => createRequire(import.meta.url)('tough-cookie') as typeof import('tough-cookie'));
   return new toughCookie.CookieJar();
 }
 

@@ -1,0 +1,88 @@
+/**
+ * An install that lost a package seine loads on first use: got, loaded with
+ * the first download. The child process gets a resolve hook that answers
+ * `got` as Node does for a package that is not there, so this is what a
+ * user with a cut-short `npm install` sees.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSite, type TestSite } from '../helpers/site-server.js';
+import { ensureBuilt, logMessages, runSeine } from './fixtures/run-seine.js';
+
+let dir: string;
+let site: TestSite;
+let noGot: string;
+
+beforeAll(async () => {
+  expect(await ensureBuilt()).toBe(true);
+  dir = mkdtempSync(join(tmpdir(), 'seine-missing-'));
+  site = await startSite({ '/': '<html><body><p>hello</p></body></html>' });
+  const resolver = `export async function resolve(specifier, context, next) {
+  if (specifier === 'got') {
+    const error = new Error("Cannot find package 'got' imported from " + context.parentURL);
+    error.code = 'ERR_MODULE_NOT_FOUND';
+    throw error;
+  }
+  return next(specifier, context);
+}`;
+  noGot = join(dir, 'no-got.mjs');
+  writeFileSync(noGot, `import { register } from 'node:module';\nregister('data:text/javascript,' + encodeURIComponent(${JSON.stringify(resolver)}));\n`);
+}, 120_000);
+
+afterAll(async () => {
+  await site.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a crawl without its HTTP client', () => {
+  it('stops before the first download with one line that says to reinstall, exit status 1, and keeps the items it had', async () => {
+    const spiderFile = join(dir, 'start-item.ts');
+    writeFileSync(
+      spiderFile,
+      `import { Request, Spider, type Response } from 'seine';
+export class StartItemSpider extends Spider {
+  static override name = 'start-item';
+  override async *start() {
+    yield { from: 'start' };
+    yield new Request(${JSON.stringify(site.url('/'))});
+  }
+  override parse(response: Response) {
+    return { text: response.css('p::text').get() };
+  }
+}
+`,
+    );
+    const feed = join(dir, 'items.jsonl');
+    const run = await runSeine(['runspider', spiderFile, '-O', feed, '-s', 'TELNETCONSOLE_ENABLED=false'], dir, { NODE_OPTIONS: `--import=${noGot}` });
+    expect(run.status).toBe(1);
+    const lastLine = run.stderr.trimEnd().split('\n').at(-1)!;
+    expect(lastLine).toMatch(
+      /^seine: The package 'got', needed for downloading pages, could not be loaded \(Cannot find package 'got' imported from file:\/\/\S+\): reinstall the project's packages \(npm install\) — the crawl stopped; feeds were finalised and stats dumped$/,
+    );
+    expect(run.stderr).not.toMatch(/^\s+at /m);
+    expect(logMessages(run.stderr)).toContain('Spider closed (engine_error)');
+    expect(site.hits).toEqual([]);
+    expect(readFileSync(feed, 'utf8')).toBe('{"from": "start"}\n');
+  }, 60_000);
+
+  it('seine fetch and seine shell say the same, and end instead of waiting for an answer that cannot come', async () => {
+    const env = { NODE_OPTIONS: `--import=${noGot}` };
+    for (const args of [['fetch', site.url('/')], ['shell', site.url('/')]]) {
+      const run = await runSeine([...args, '-s', 'TELNETCONSOLE_ENABLED=false'], dir, env);
+      expect({ args, status: run.status }).toEqual({ args, status: 1 });
+      expect(run.stderr.trimEnd().split('\n').at(-1)).toMatch(/^seine: The package 'got', needed for downloading pages, could not be loaded \(.+\): reinstall the project's packages \(npm install\)/);
+      expect(run.stderr).not.toMatch(/^\s+at /m);
+    }
+    expect(site.hits).toEqual([]);
+  }, 60_000);
+
+  it('is not needed by a crawl that downloads nothing', async () => {
+    const spiderFile = join(dir, 'nothing.ts');
+    writeFileSync(spiderFile, `import { Spider } from 'seine';\nexport class NothingSpider extends Spider {\n  static override name = 'nothing';\n}\n`);
+    const run = await runSeine(['runspider', spiderFile, '-s', 'TELNETCONSOLE_ENABLED=false'], dir, { NODE_OPTIONS: `--import=${noGot}` });
+    expect(run.status).toBe(0);
+    expect(logMessages(run.stderr)).toContain('Spider closed (finished)');
+  }, 60_000);
+});
