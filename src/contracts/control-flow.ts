@@ -68,3 +68,10 @@ export class NotConfigured extends Error {
     this.name = 'NotConfigured';
   }
 }
+
+/**
+ * Not raised by components to steer the crawl, but treated as such by the
+ * engine: a package seine loads on first use could not be loaded, so every
+ * request would fail the same way, and the crawl stops (EngineState.failOn).
+ */
+export { isDependencyMissing } from '../errors/dependency-missing-error.js';

@@ -1,5 +1,5 @@
 import { BehaviorSubject, Subject, type Observable } from 'rxjs';
-import { isDependencyMissing } from '../errors/dependency-missing-error.js';
+import { isDependencyMissing } from '../contracts/control-flow.js';
 import type { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
 import type { Spider } from '../contracts/spider.js';
