@@ -14,6 +14,7 @@ import { ensureBuilt, logMessages, runSeine } from './fixtures/run-seine.js';
 let dir: string;
 let site: TestSite;
 let noGot: string;
+let noCsv: string;
 
 beforeAll(async () => {
   expect(await ensureBuilt()).toBe(true);
@@ -29,6 +30,22 @@ beforeAll(async () => {
 }`;
   noGot = join(dir, 'no-got.mjs');
   writeFileSync(noGot, `import { register } from 'node:module';\nregister('data:text/javascript,' + encodeURIComponent(${JSON.stringify(resolver)}));\n`);
+  // CommonJS packages seine loads with createRequire (csv-stringify) do not pass the ESM resolve hook: patch require's resolver.
+  noCsv = join(dir, 'no-csv.cjs');
+  writeFileSync(
+    noCsv,
+    `const Module = require('node:module');
+const resolve = Module._resolveFilename;
+Module._resolveFilename = function (request, ...rest) {
+  if (request.startsWith('csv-stringify')) {
+    const error = new Error("Cannot find module '" + request + "'");
+    error.code = 'MODULE_NOT_FOUND';
+    throw error;
+  }
+  return resolve.call(this, request, ...rest);
+};
+`,
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -75,6 +92,29 @@ export class StartItemSpider extends Spider {
       expect(run.stderr.trimEnd().split('\n').at(-1)).toMatch(/^seine: The package 'got', needed for downloading pages, could not be loaded \(.+\): reinstall the project's packages \(npm install\)/);
       expect(run.stderr).not.toMatch(/^\s+at /m);
     }
+    expect(site.hits).toEqual([]);
+  }, 60_000);
+
+  it('a CSV feed without csv-stringify stops the crawl before it starts, instead of losing every item', async () => {
+    const spiderFile = join(dir, 'one-page.ts');
+    writeFileSync(
+      spiderFile,
+      `import { Spider, type Response } from 'seine';
+export class OnePageSpider extends Spider {
+  static override name = 'one-page';
+  override startUrls = [${JSON.stringify(site.url('/'))}];
+  override parse(response: Response) {
+    return { text: response.css('p::text').get() };
+  }
+}
+`,
+    );
+    site.reset();
+    const run = await runSeine(['runspider', spiderFile, '-O', join(dir, 'items.csv'), '-s', 'TELNETCONSOLE_ENABLED=false'], dir, { NODE_OPTIONS: `--require=${noCsv}` });
+    expect(run.status).toBe(1);
+    expect(run.stderr.trimEnd().split('\n').at(-1)).toBe(
+      "seine: The package 'csv-stringify/sync', needed for CSV feeds, could not be loaded (Cannot find module 'csv-stringify/sync'): reinstall the project's packages (npm install)",
+    );
     expect(site.hits).toEqual([]);
   }, 60_000);
 

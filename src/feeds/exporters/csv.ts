@@ -5,11 +5,15 @@ import { encodeText, feedEncoding, type FeedEncoding } from '../encoding.js';
 import { pythonStr } from '../python-text.js';
 import { serializedFields, type ExporterOptions, type FieldsToExport, type ItemExporter } from './item-exporter.js';
 
-// csv-stringify is loaded on first use (its CommonJS build, synchronously): ~15 ms of start-up that a crawl without CSV never pays.
+// csv-stringify is loaded by the first CSV feed (its CommonJS build, synchronously): ~15 ms of start-up that a crawl
+// without CSV never pays. The exporter loads it when the feed opens, so a missing package stops the crawl before it
+// starts instead of failing every item.
 let stringifyModule: typeof import('csv-stringify/sync') | undefined;
+function loadStringify(): typeof import('csv-stringify/sync') {
+  return (stringifyModule ??= loadDependency('csv-stringify/sync', 'CSV feeds', () => createRequire(import.meta.url)('csv-stringify/sync') as typeof import('csv-stringify/sync')));
+}
 function stringifyCsv(input: unknown[][], options: import('csv-stringify/sync').Options): string {
-  stringifyModule ??= loadDependency('csv-stringify/sync', 'CSV feeds', () => createRequire(import.meta.url)('csv-stringify/sync') as typeof import('csv-stringify/sync'));
-  return stringifyModule.stringify(input, options);
+  return loadStringify().stringify(input, options);
 }
 
 /** CsvItemExporter's `join_multivalued`: a list of strings becomes one `a,b` cell; any other list stays a list (its repr). */
@@ -35,6 +39,7 @@ export class CsvExporter implements ItemExporter {
   #headerWritten = false;
 
   constructor(options: ExporterOptions) {
+    loadStringify();
     this.#encoding = feedEncoding(options.encoding ?? 'utf-8', options.feed);
     this.#fields = options.fields;
   }
