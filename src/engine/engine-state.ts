@@ -141,7 +141,8 @@ export class EngineState {
   }
 
   #warmUp: (() => Promise<void>) | undefined;
-  #warming = false;
+  /** The warm-up under way, from the first request that waited for it until it is done. */
+  #warming: Promise<void> | undefined;
 
   /**
    * True when requests may leave for the downloader. The first call starts
@@ -151,18 +152,14 @@ export class EngineState {
    * that downloads nothing never loads it.
    */
   downloaderReady(onReady: () => void): boolean {
-    const warmUp = this.#warmUp;
-    if (warmUp === undefined) return true;
-    if (!this.#warming) {
-      this.#warming = true;
-      warmUp().then(
-        () => {
-          this.#warmUp = undefined;
-          onReady();
-        },
-        (error: unknown) => this.fatal$.next(error),
-      );
-    }
+    if (this.#warmUp === undefined) return true;
+    this.#warming ??= this.#warmUp().then(
+      () => {
+        this.#warmUp = undefined;
+        onReady();
+      },
+      (error: unknown) => this.fatal$.next(error),
+    );
     return false;
   }
 
@@ -186,10 +183,6 @@ export class EngineState {
   }
 
   /**
-   * A throw from a stage or a component outside the callbacks: logged and
-   * counted (`engine_error`) for that unit of work; the crawl goes on.
-   */
-  /**
    * True, after failing the crawl, for an error no page caused: a package
    * seine needs could not be loaded. Stages call it where they would log a
    * request's error and go on.
@@ -200,6 +193,10 @@ export class EngineState {
     return true;
   }
 
+  /**
+   * A throw from a stage or a component outside the callbacks: logged and
+   * counted (`engine_error`) for that unit of work; the crawl goes on.
+   */
   fault(stage: string, request: Request | null, thrown: unknown): void {
     this.emit({ type: 'engine_error', stage, request, error: thrown instanceof Error ? thrown : new Error(String(thrown)) });
   }
