@@ -8,9 +8,12 @@
 import { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
 import { Spider } from '../contracts/spider.js';
+import { SPIDER_CLASS_NAME } from '../contracts/spider-brand.js';
 
 export class DemoQuotesSpider extends Spider {
   static override name = 'quotes';
+  /** What `<DemoQuotesSpider 'quotes'>` names, also from the bundled dist/ (spider-brand.ts). */
+  static readonly [SPIDER_CLASS_NAME] = 'DemoQuotesSpider';
   /** The demo site's home URL, e.g. `http://127.0.0.1:8000/`; `declare` keeps the argument (docs/dependencies.md). */
   declare site?: string;
 
