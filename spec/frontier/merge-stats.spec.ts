@@ -45,4 +45,18 @@ describe('mergeStats: the stats of a shared crawl from its workers\' snapshots',
     expect(mergeStats([first])).toEqual(first);
     expect(mergeStats([])).toEqual({});
   });
+
+  it('keeps each memusage reading from its highest worker, so memusage/startup never exceeds memusage/max', () => {
+    const workers = [
+      { 'memusage/startup': 70_000_000, 'memusage/max': 90_000_000, 'memusage/warning_reached': 1 },
+      { 'memusage/startup': 80_000_000, 'memusage/max': 85_000_000, 'memusage/warning_reached': 1 },
+    ];
+    expect(mergeStats(workers)).toEqual({ 'memusage/max': 90_000_000, 'memusage/startup': 80_000_000, 'memusage/warning_reached': 1 });
+    // A snapshot with a startup reading but no peak yet still bounds the merged peak.
+    expect(mergeStats([{ 'memusage/startup': 95_000_000 }, { 'memusage/startup': 60_000_000, 'memusage/max': 90_000_000 }])).toEqual({ 'memusage/max': 95_000_000, 'memusage/startup': 95_000_000 });
+    for (let n = 2; n <= 5; n += 1) {
+      const merged = mergeStats(Array.from({ length: n }, (_, i) => ({ 'memusage/startup': 60_000_000 + i, 'memusage/max': 61_000_000 + i })));
+      expect(merged['memusage/startup']).toBeLessThanOrEqual(merged['memusage/max'] as number);
+    }
+  });
 });

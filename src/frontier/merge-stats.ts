@@ -5,6 +5,9 @@
  * highest and lowest; `start_time` is the earliest start, `finish_time` the
  * latest finish and `elapsed_time_seconds` the longest worker's; texts that
  * differ between workers (`finish_reason`) are listed once each, sorted.
+ * `memusage/…` values are one process's readings or flags, not counters:
+ * adding them gave a `memusage/startup` of two workers above the one
+ * `memusage/max` kept, so each keeps its highest worker's value.
  */
 
 const EARLIEST = new Set(['start_time']);
@@ -18,7 +21,7 @@ function isDateText(value: unknown): value is string {
 }
 
 function mergeNumbers(key: string, values: number[]): number {
-  if (LONGEST.has(key) || /max$/i.test(key)) return Math.max(...values);
+  if (LONGEST.has(key) || /max$/i.test(key) || key.startsWith('memusage/')) return Math.max(...values);
   if (/min$/i.test(key)) return Math.min(...values);
   return values.reduce((sum, value) => sum + value, 0);
 }
@@ -50,5 +53,9 @@ export function mergeStats(snapshots: readonly Snapshot[]): Record<string, unkno
       merged[key] = distinct.join(', ');
     }
   }
+  // A process's peak is never below its startup reading; this keeps that true
+  // of the merged view whatever the snapshots hold (one without a peak yet).
+  const startup = merged['memusage/startup'];
+  if (typeof startup === 'number') merged['memusage/max'] = Math.max(startup, typeof merged['memusage/max'] === 'number' ? merged['memusage/max'] : startup);
   return merged;
 }
