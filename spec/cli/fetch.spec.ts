@@ -101,7 +101,7 @@ describe('seine fetch', () => {
     expect(request).toBe(
       '> Accept: text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8\n' +
       '> Accept-Language: en\n' +
-      `> User-Agent: seine/${SEINE_VERSION} (+https://www.npmjs.com/package/seine)\n`,
+      `> User-Agent: seine/${SEINE_VERSION}\n`,
     );
     expect(response).toMatch(/^< Content-Type: text\/plain\n< X-Seen: one\n< X-Seen: two\n< Date: .+\n/);
     expect(response!.split('\n').filter((line) => line !== '').every((line) => line.startsWith('< '))).toBe(true);

@@ -8,7 +8,7 @@ import { MemoryStatsCollector } from '../../src/stats/memory-stats-collector.js'
 import { recordLogs, type LogRecord } from '../helpers/fake-crawler.js';
 import { downloader, startSite, type LocalSite } from './local-site.js';
 
-const UA = 'seine/0.1 (+https://www.npmjs.com/package/seine)';
+const UA = 'seine/0.1';
 const ROBOTS = `User-agent: *
 Disallow: /private/
 Disallow: /*.pdf$

@@ -36,7 +36,7 @@ describe('docs/settings.md', () => {
 describe('DEFAULT_SETTINGS', () => {
   it("has seine's bot name and user agent", () => {
     expect(DEFAULT_SETTINGS.BOT_NAME).toBe('seinebot');
-    expect(DEFAULT_SETTINGS.USER_AGENT).toBe(`seine/${SEINE_VERSION} (+https://www.npmjs.com/package/seine)`);
+    expect(DEFAULT_SETTINGS.USER_AGENT).toBe(`seine/${SEINE_VERSION}`);
   });
 
   it("keeps Scrapy 2.8's values", () => {

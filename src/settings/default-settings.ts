@@ -183,7 +183,8 @@ export const DEFAULT_SETTINGS: Readonly<SettingsSchema> = {
   TELNETCONSOLE_LOGIN_ATTEMPTS: 3,
   TELNETCONSOLE_LOGIN_TIMEOUT: 30,
   URLLENGTH_LIMIT: 2083,
-  USER_AGENT: `seine/${SEINE_VERSION} (+https://www.npmjs.com/package/seine)`,
+  // No URL: seine has no web page to point at. A project names itself and its site instead (settings.ts's commented USER_AGENT).
+  USER_AGENT: `seine/${SEINE_VERSION}`,
   WATCHDOG_ENABLED: true,
   WATCHDOG_WARNING_SECONDS: 5,
   WATCHDOG_CLOSE_GRACE_SECONDS: 5,
