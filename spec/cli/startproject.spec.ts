@@ -30,7 +30,7 @@ describe('seine startproject', () => {
       stdout:
         `New Seine project 'tutorial', using template directory '${TEMPLATES}', created in:\n` +
         `    ${join(dir, 'tutorial')}\n\n` +
-        'You can start your first spider with:\n    cd tutorial\n    seine genspider example example.com\n',
+        'You can start your first spider with:\n    cd tutorial\n    npx seine genspider example example.com\n',
     });
     for (const file of ['seine.cfg', 'package.json', 'tsconfig.json', 'tutorial/index.ts', 'tutorial/items.ts', 'tutorial/middlewares.ts',
       'tutorial/pipelines.ts', 'tutorial/settings.ts', 'tutorial/spiders/index.ts']) {
@@ -67,6 +67,12 @@ describe('seine startproject', () => {
       status: 1,
       stderr: `seine: Directory ${join(dir, 'notes')} already exists and is not empty: choose another name or directory\n`,
     });
+  }, TIMEOUT);
+
+  it('--seine names what package.json depends on: a tarball path typed relative to here becomes absolute', async () => {
+    expect((await runSeine(['startproject', 'packed', '--seine', '../seine-0.1.0.tgz'], dir)).status).toBe(0);
+    const pkg = JSON.parse(readFileSync(join(dir, 'packed', 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(pkg.dependencies['seine']).toBe(`file:${join(dir, '..', 'seine-0.1.0.tgz')}`);
   }, TIMEOUT);
 
   it('needs a name (usage error, exit 2)', async () => {

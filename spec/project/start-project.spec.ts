@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { parse } from 'ini';
-import { seineDependency, startProject } from '../../src/project/start-project.js';
+import { seineDependency, startProject, typedSpec } from '../../src/project/start-project.js';
 import { fileURLToPath } from 'node:url';
 import { StartProjectError } from '../../src/project/project-errors.js';
 import { PROJECT_TEMPLATE_DIR } from '../../src/project/templates.js';
@@ -45,7 +45,7 @@ describe('startProject', () => {
     ]);
     expect(started.message).toBe(
       `New Seine project 'tutorial', using template directory '${PROJECT_TEMPLATE_DIR}', created in:\n` +
-        `    ${root}\n\nYou can start your first spider with:\n    cd tutorial\n    seine genspider example example.com\n`,
+        `    ${root}\n\nYou can start your first spider with:\n    cd tutorial\n    npx seine genspider example example.com\n`,
     );
   });
 
@@ -63,9 +63,28 @@ describe('startProject', () => {
     expect(pkg['dependencies']).toEqual({ seine: `file:${seineRoot}`, rxjs: own.dependencies['rxjs'] });
   });
 
-  it('depends on the version range when seine is a registry copy inside node_modules', () => {
-    expect(seineDependency('/home/ann/shop/node_modules/seine', SEINE_VERSION)).toBe(`^${SEINE_VERSION}`);
+  it('depends on a checkout by its folder, and on an installed copy as the project that installed it does', () => {
     expect(seineDependency('/home/ann/src/seine', SEINE_VERSION)).toBe('file:/home/ann/src/seine');
+    const shop = join(dir, 'shop');
+    mkdirSync(join(shop, 'node_modules', 'seine'), { recursive: true });
+    writeFileSync(join(shop, 'package.json'), JSON.stringify({ dependencies: { seine: 'file:../dl/seine-0.1.0.tgz' } }));
+    expect(seineDependency(join(shop, 'node_modules', 'seine'), SEINE_VERSION)).toBe(`file:${join(dir, 'dl', 'seine-0.1.0.tgz')}`);
+    writeFileSync(join(shop, 'package.json'), JSON.stringify({ devDependencies: { seine: '^0.2.0' } }));
+    expect(seineDependency(join(shop, 'node_modules', 'seine'), SEINE_VERSION)).toBe('^0.2.0');
+    // A global install: the folder above node_modules has no package.json naming seine.
+    expect(seineDependency(join(dir, 'global', 'lib', 'node_modules', 'seine'), SEINE_VERSION)).toBe(`^${SEINE_VERSION}`);
+  });
+
+  it('depends on what --seine names: a path typed relative to the current folder becomes an absolute file: spec', () => {
+    startProject({ name: 'packed', cwd: dir, seine: '../seine-0.1.0.tgz' });
+    startProject({ name: 'ranged', cwd: dir, seine: 'github:ann/seine#main' });
+    const dependency = (project: string) =>
+      (JSON.parse(readFileSync(join(dir, project, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies['seine'];
+    expect(dependency('packed')).toBe(`file:${join(dir, '..', 'seine-0.1.0.tgz')}`);
+    expect(dependency('ranged')).toBe('github:ann/seine#main');
+    expect(typedSpec('file:./seine', '/home/ann')).toBe('file:/home/ann/seine');
+    expect(typedSpec('/opt/seine-0.1.0.tgz', '/home/ann')).toBe('file:/opt/seine-0.1.0.tgz');
+    expect(typedSpec('^0.1.0', '/home/ann')).toBe('^0.1.0');
   });
 
   it('writes a tsconfig.json for ES2022 and NodeNext resolution', () => {

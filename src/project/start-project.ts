@@ -3,7 +3,7 @@
  * `module` to the project's name and filling in each `.tmpl` file.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, resolve, sep } from 'node:path';
 import { SEINE_VERSION } from '../version.js';
 import { PROJECT_CONFIG_FILE } from './find-project.js';
 import { StartProjectError } from './project-errors.js';
@@ -17,6 +17,12 @@ export interface StartProjectOptions {
   /** The folder as the user typed it; default: the name. */
   readonly dir?: string;
   readonly cwd: string;
+  /**
+   * What the project's package.json depends on for seine, as `--seine` was
+   * typed: a path (to a checkout or a tarball, relative to `cwd`) or any npm
+   * spec. Default: the seine that runs the command (seineDependency()).
+   */
+  readonly seine?: string;
 }
 
 export interface StartedProject {
@@ -30,13 +36,46 @@ export interface StartedProject {
 const SEINE_ROOT = resolve(PROJECT_TEMPLATE_DIR, '..', '..');
 
 /**
- * How the new project depends on seine: the version range when this seine is
- * a copy installed from the registry (it lives in a node_modules folder), else
- * the folder itself (`file:…`): a seine run from a checkout or a tarball is not
- * on the registry, and `npm install` could not resolve `^0.1.0`.
+ * How the new project depends on seine: on the seine that runs the command,
+ * so that `npm install` in the project gets that one. A checkout (not inside
+ * node_modules) is named by its folder, `file:/path/to/seine`. An installed
+ * copy is named as the project that installed it names it (its package.json's
+ * spec, a relative `file:` made absolute: a tarball or a folder), because seine
+ * is not on the registry and `^0.1.0` would not resolve; the version range is
+ * the last resort (a global install, whose owner has no package.json).
  */
 export function seineDependency(root: string = SEINE_ROOT, version: string = SEINE_VERSION): string {
-  return root.split(/[\\/]/).includes('node_modules') ? `^${version}` : `file:${root}`;
+  const parts = root.split(/[\\/]/);
+  const at = parts.lastIndexOf('node_modules');
+  if (at < 0) return `file:${root}`;
+  const owner = parts.slice(0, at).join(sep) || sep;
+  return installedSpec(owner) ?? `^${version}`;
+}
+
+/** The spec the package.json in `owner` gives for seine, its `file:` paths made absolute; undefined when there is none. */
+function installedSpec(owner: string): string | undefined {
+  let pkg: Partial<Record<'dependencies' | 'devDependencies' | 'optionalDependencies', Record<string, string>>>;
+  try {
+    pkg = JSON.parse(readFileSync(join(owner, 'package.json'), 'utf8')) as typeof pkg;
+  } catch {
+    return undefined;
+  }
+  const spec = pkg.dependencies?.['seine'] ?? pkg.devDependencies?.['seine'] ?? pkg.optionalDependencies?.['seine'];
+  return spec === undefined ? undefined : typedSpec(spec, owner);
+}
+
+/**
+ * A spec as npm reads it from a package.json in `base`, rewritten to mean the
+ * same from anywhere: a path (`./x`, `../x`, `/x`, `~/x`, `file:x`) becomes
+ * `file:` and an absolute path; anything else (a range, `github:…`, a URL) is
+ * kept.
+ */
+export function typedSpec(spec: string, base: string): string {
+  const path = spec.startsWith('file:') ? spec.slice('file:'.length) : /^(\.{1,2}([\\/]|$)|[\\/]|~[\\/])/.test(spec) ? spec : undefined;
+  if (path === undefined) return spec;
+  const home = process.env['HOME'];
+  const expanded = path.startsWith('~/') && home !== undefined ? join(home, path.slice(2)) : path;
+  return `file:${isAbsolute(expanded) ? expanded : resolve(base, expanded)}`;
 }
 
 /** The rxjs range seine itself depends on: a project's streams code imports rxjs, and gets the same copy. */
@@ -68,7 +107,7 @@ function copyTemplates(from: string, to: string, moduleName: string, vars: Reado
   }
 }
 
-export function startProject({ name, dir, cwd }: StartProjectOptions): StartedProject {
+export function startProject({ name, dir, cwd, seine }: StartProjectOptions): StartedProject {
   const typedDir = dir ?? name;
   const projectDir = resolve(cwd, typedDir);
   if (existsSync(join(projectDir, PROJECT_CONFIG_FILE))) {
@@ -88,7 +127,7 @@ export function startProject({ name, dir, cwd }: StartProjectOptions): StartedPr
     ProjectName: camelCaseName(name),
     package_name: packageName(name),
     seine_version: SEINE_VERSION,
-    seine_dependency: JSON.stringify(seineDependency()).slice(1, -1),
+    seine_dependency: JSON.stringify(seine === undefined ? seineDependency() : typedSpec(seine, cwd)).slice(1, -1),
     rxjs_range: rxjsRange(),
   };
   copyTemplates(PROJECT_TEMPLATE_DIR, projectDir, name, vars);
@@ -98,7 +137,7 @@ export function startProject({ name, dir, cwd }: StartProjectOptions): StartedPr
     '',
     'You can start your first spider with:',
     `    cd ${typedDir}`,
-    '    seine genspider example example.com',
+    '    npx seine genspider example example.com',
     '',
   ].join('\n');
   return { projectDir, templateDir: PROJECT_TEMPLATE_DIR, message };
