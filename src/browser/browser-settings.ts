@@ -6,6 +6,7 @@
 import type { Settings } from '../settings/index.js';
 import { SettingsError } from '../settings/settings-error.js';
 import { settingAtLeast } from '../throttle/setting-range.js';
+import { isMap } from '../value-kinds.js';
 
 /** What PLAYWRIGHT_ABORT_REQUEST receives: Playwright's Request (these are the methods it is documented to use). */
 export interface BrowserRequestInfo {
@@ -39,7 +40,7 @@ function source(settings: Settings, name: string): string {
 }
 
 function plainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Map);
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !isMap(value);
 }
 
 export function browserSettings(settings: Settings): BrowserSettings {

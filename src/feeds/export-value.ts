@@ -5,6 +5,8 @@
  * Maps, Dates and `undefined`. This module maps the second set onto the
  * first, once, so that the four exporters only deal with Python's shapes.
  */
+import { types } from 'node:util';
+import { isDate, isMap, isSet } from '../value-kinds.js';
 
 /** A value in Python's terms: `null` is None, an `ExportObject` a dict, an array a list. */
 export type ExportValue = string | number | bigint | boolean | null | ExportValue[] | ExportObject;
@@ -52,10 +54,11 @@ export function toExportValue(value: unknown): ExportValue {
     case 'symbol':
       return String(value);
   }
-  if (value instanceof Date) return exportDate(value);
-  if (Array.isArray(value) || value instanceof Set) return [...(value as Iterable<unknown>)].map(toExportValue);
-  if (value instanceof Uint8Array) return Buffer.from(value).toString('utf8');
-  if (value instanceof Map) {
+  // Realm-independent checks: an item may be built in the shell's console, whose Date and Map are not ours.
+  if (isDate(value)) return exportDate(value);
+  if (Array.isArray(value) || isSet(value)) return [...(value as Iterable<unknown>)].map(toExportValue);
+  if (types.isUint8Array(value)) return Buffer.from(value).toString('utf8');
+  if (isMap(value)) {
     const out: ExportObject = {};
     for (const [key, inner] of value) setField(out, String(key), toExportValue(inner));
     return out;

@@ -1,6 +1,7 @@
 /** The URL tests LinkExtractor applies to each candidate link, as Scrapy's helpers in scrapy.linkextractors and scrapy.utils.url. */
 import { urlparse } from '../http/url/urlsplit.js';
 import { isUrlFromDomain } from '../middlewares/downloader/domain-match.js';
+import { isRegExp } from '../value-kinds.js';
 
 export type Pattern = RegExp | string;
 
@@ -15,7 +16,7 @@ export function compilePatterns(patterns: Pattern | Iterable<Pattern> | undefine
 /** Scrapy's `arg_to_iter`: nothing → [], one value → [value], an iterable (not a string) → its values. */
 export function toList<T>(value: T | Iterable<T> | undefined | null): T[] {
   if (value === undefined || value === null) return [];
-  if (typeof value === 'string' || value instanceof RegExp) return [value];
+  if (typeof value === 'string' || isRegExp(value)) return [value];
   if (typeof value === 'object' && Symbol.iterator in value) return [...(value as Iterable<T>)];
   return [value as T];
 }

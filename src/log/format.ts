@@ -8,6 +8,7 @@ import { SettingsError } from '../settings/settings-error.js';
 import { LOG_LEVELS } from '../settings/log-levels.js';
 import type { LogEvent } from './log-event.js';
 import { formatDate } from './strftime.js';
+import { isError } from '../value-kinds.js';
 
 export const DEFAULT_LOG_FORMAT = '%(asctime)s [%(name)s] %(levelname)s: %(message)s';
 export const DEFAULT_LOG_DATEFORMAT = '%Y-%m-%d %H:%M:%S';
@@ -157,7 +158,7 @@ function asctime(time: Date, dateFormat: string | null | undefined): string {
 function errorText(event: LogEvent): string | undefined {
   if (event.extra === undefined || !('error' in event.extra)) return undefined;
   const error = event.extra['error'];
-  if (error instanceof Error) return error.stack ?? `${error.name}: ${error.message}`;
+  if (isError(error)) return error.stack ?? `${error.name}: ${error.message}`;
   return error === undefined ? undefined : String(error);
 }
 

@@ -1,4 +1,5 @@
 import { SeineError } from '../errors/seine-error.js';
+import { isPlainObject, isRegExp } from '../value-kinds.js';
 
 /**
  * A selector method was called with an argument of the wrong type:
@@ -54,7 +55,8 @@ export function checkString(method: string, argument: string, value: unknown): a
 }
 
 export function checkRegex(method: string, value: unknown): asserts value is RegExp | string {
-  if (typeof value !== 'string' && !(value instanceof RegExp)) {
+  // isRegExp, not instanceof: a RegExp typed in the shell's console comes from another realm.
+  if (typeof value !== 'string' && !isRegExp(value)) {
     throw new BadArgumentError(method, 'the regular expression', "a RegExp or a string (/\\d+/ or '\\\\d+')", value);
   }
 }
@@ -68,12 +70,6 @@ export function checkDefault(method: string, value: unknown): void {
 
 export function checkOptionalBoolean(method: string, argument: string, value: unknown): void {
   if (value !== undefined && typeof value !== 'boolean') throw new BadArgumentError(method, argument, 'a boolean', value);
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value) as unknown;
-  return proto === Object.prototype || proto === null;
 }
 
 /** An optional object of string values, such as namespaces: `{ atom: 'http://www.w3.org/2005/Atom' }`. */

@@ -10,6 +10,7 @@ import { parseLogLevel, type LogLevel } from './log-levels.js';
 import { describeValue } from './describe-value.js';
 import type { SettingKind } from './schema.js';
 import { SettingsError } from './settings-error.js';
+import { isMap, isSet } from '../value-kinds.js';
 
 /** Which setting a value belongs to and where it was set, e.g. `-s CONCURRENT_REQUESTS=abc`. */
 export interface ValueOrigin {
@@ -96,12 +97,12 @@ export function toFloat(value: unknown, origin: ValueOrigin): number {
 export function toList(value: unknown, origin: ValueOrigin): unknown[] {
   if (typeof value === 'string') return value.split(',');
   if (Array.isArray(value)) return [...(value as unknown[])];
-  if (value instanceof Set) return [...(value as Set<unknown>)];
+  if (isSet(value)) return [...value];
   return fail(origin, EXPECTED.list, value);
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Map);
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !isMap(value);
 }
 
 function parseJson(text: string): unknown {
@@ -117,7 +118,7 @@ export function toDict(value: unknown, origin: ValueOrigin): Record<string, unkn
   if (typeof value === 'string') {
     const parsed = parseJson(value);
     if (isPlainObject(parsed)) return parsed;
-  } else if (value instanceof Map) {
+  } else if (isMap(value)) {
     return Object.fromEntries(value as Map<string, unknown>);
   } else if (isPlainObject(value)) {
     return { ...value };

@@ -21,6 +21,7 @@ import {
   type SettingsInput,
 } from './schema.js';
 import { FrozenSettingsError } from './settings-error.js';
+import { isPlainObject } from '../value-kinds.js';
 
 interface Entry {
   value: unknown;
@@ -36,7 +37,7 @@ export type SettingKey = SettingName | (string & {});
 // instances and functions (a user may store a component class) are shared.
 function deepCopy<T>(value: T): T {
   if (Array.isArray(value)) return value.map(deepCopy) as T;
-  if (typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype) {
+  if (isPlainObject(value)) {
     const copy: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) copy[key] = deepCopy(item);
     return copy as T;

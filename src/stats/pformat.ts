@@ -7,6 +7,7 @@
  * adjacent literals.
  */
 import { pythonDatetimeRepr, pythonLength, pythonNumberRepr, pythonStrRepr } from './python-repr.js';
+import { isDate, isError, isPlainObject } from '../value-kinds.js';
 
 export interface PformatOptions {
   /** pprint's width; default 80. */
@@ -17,11 +18,8 @@ export interface PformatOptions {
 
 type Output = string[];
 
-function isDict(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null) return false;
-  const proto = Object.getPrototypeOf(value) as unknown;
-  return proto === Object.prototype || proto === null;
-}
+// A stat may be set from the shell's console, whose objects come from another realm.
+const isDict = isPlainObject;
 
 function sortedEntries(dict: Record<string, unknown>): [string, unknown][] {
   return Object.entries(dict).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -59,13 +57,13 @@ class PrettyPrinter {
         break;
     }
     if (value === null) return 'None';
-    if (value instanceof Date) return pythonDatetimeRepr(value);
+    if (isDate(value)) return pythonDatetimeRepr(value);
     if (Array.isArray(value)) return `[${value.map((item) => this.repr(item)).join(', ')}]`;
     if (isDict(value)) {
       const parts = sortedEntries(value).map(([key, item]) => `${pythonStrRepr(key)}: ${this.repr(item, this.floatKeys.has(key))}`);
       return `{${parts.join(', ')}}`;
     }
-    if (value instanceof Error) return `${value.constructor.name}(${pythonStrRepr(value.message)})`;
+    if (isError(value)) return `${value.constructor.name}(${pythonStrRepr(value.message)})`;
     if (typeof value === 'function') return `<function ${value.name}>`;
     const text = String(value);
     return text === '[object Object]' ? `<${(value as object).constructor?.name ?? 'object'} object>` : text;
