@@ -1,4 +1,5 @@
 import { SeineError } from '../errors/seine-error.js';
+import { blameCaller } from '../errors/caller-stack.js';
 import { quoteQuery } from '../xpath/errors.js';
 
 /**
@@ -25,6 +26,7 @@ export class CssError extends SeineError {
     this.query = query;
     this.position = position;
     this.reason = reason;
+    blameCaller(this, new.target);
   }
 }
 

@@ -1,4 +1,5 @@
 import { SeineError } from '../errors/seine-error.js';
+import { blameCaller } from '../errors/caller-stack.js';
 import { isPlainObject, isRegExp } from '../value-kinds.js';
 
 /**
@@ -24,6 +25,8 @@ export class BadArgumentError extends SeineError {
     super(BadArgumentError.code, `${method} needs ${argument} as ${expected}, got ${gotText ?? describeValue(got)}`);
     this.method = method;
     this.argument = argument;
+    // The stack names the call with the wrong argument (in the spider), not seine's frames under it.
+    blameCaller(this, new.target);
   }
 }
 

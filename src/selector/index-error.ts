@@ -1,4 +1,5 @@
 import { SeineError } from '../errors/seine-error.js';
+import { blameCaller } from '../errors/caller-stack.js';
 
 /** Thrown when a SelectorList is indexed past its end, with Python's wording as parsel users know it. */
 export class IndexError extends SeineError {
@@ -6,5 +7,6 @@ export class IndexError extends SeineError {
 
   constructor() {
     super('SEINE_INDEX_ERROR', 'list index out of range');
+    blameCaller(this, new.target);
   }
 }

@@ -1,4 +1,5 @@
 import { SeineError } from '../errors/seine-error.js';
+import { blameCaller } from '../errors/caller-stack.js';
 
 /**
  * Every problem with an XPath expression: syntax, unknown function, wrong
@@ -23,6 +24,7 @@ export class XPathError extends SeineError {
     this.query = query;
     this.position = position;
     this.reason = reason;
+    blameCaller(this, new.target);
   }
 }
 
