@@ -60,6 +60,19 @@ describe('new Request', () => {
       new TypeError("Unknown encoding for Request: 'klingon' (use a WHATWG encoding label such as 'utf-8' or 'windows-1252')"),
     );
   });
+
+  it("refuses an option it does not take, giving seine's spelling of Scrapy's snake_case keywords", () => {
+    expect(() => new Request('http://example.com/', { cb_kwargs: { page: 2 } } as never)).toThrow(
+      new TypeError("Unknown Request option 'cb_kwargs': seine spells it cbKwargs"),
+    );
+    expect(() => new Request('http://example.com/', { dont_filter: true } as never)).toThrow(
+      new TypeError("Unknown Request option 'dont_filter': seine spells it dontFilter"),
+    );
+    expect(() => new Request('http://example.com/', { playwright: true } as never)).toThrow(
+      new TypeError("Unknown Request option 'playwright': the options are callback, errback, method, headers, body, cookies, meta, cbKwargs, priority, dontFilter, flags, encoding"),
+    );
+    expect(new Request('http://example.com/').replace({ url: 'http://example.com/2' }).url).toBe('http://example.com/2');
+  });
 });
 
 describe('Request URLs', () => {

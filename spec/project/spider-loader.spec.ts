@@ -82,11 +82,23 @@ describe('SpiderLoader', () => {
     await expect(SpiderLoader.load(join(dir, 'ok'), ['shop/robots'])).rejects.toThrow(ProjectConfigError);
   });
 
-  it('for one spider by name, imports only the files that declare it: a broken spider file elsewhere does not stop it', async () => {
+  it('for one spider by name, takes it from the files that declare it, and reports a broken spider file elsewhere without stopping', async () => {
     const loader = await SpiderLoader.loadNamed(join(dir, 'many'), ['shop/spiders'], 's07');
     expect(loader.list()).toEqual(['s07']);
     expect(loader.load('s07').file).toBe(join('shop', 'spiders', 's07.ts'));
-    await expect(SpiderLoader.load(join(dir, 'many'), ['shop/spiders'])).rejects.toThrow(/Could not load shop\/spiders\/broken\.ts/);
+    expect(loader.failures.map((failure) => [failure.file, failure.error.message])).toEqual([
+      ['shop/spiders/broken.ts', 'Could not load shop/spiders/broken.ts: shop/spiders/broken.ts:3:1: Expected identifier but found end of file'],
+    ]);
+  });
+
+  it('loads every spider file that loads; one that does not is a failure, and a name not found may be in it', async () => {
+    const loader = await SpiderLoader.load(join(dir, 'many'), ['shop/spiders']);
+    expect(loader.list()).toHaveLength(20);
+    expect(loader.failures.map((failure) => failure.file)).toEqual(['shop/spiders/broken.ts']);
+    expect(() => loader.load('nope')).toThrow(
+      new SpiderNotFoundError('nope', loader.list(), ['shop/spiders/broken.ts']),
+    );
+    expect(() => loader.load('nope')).toThrow(/^Spider not found: nope \(available spiders: s00, .*, s19\); it may be in a file that could not be loaded: shop\/spiders\/broken\.ts \(see the WARNING above\)$/);
   });
 
   it('for a name no file declares as written, imports them all, with load()\'s errors', async () => {

@@ -7,6 +7,7 @@ import { Response } from '../../src/http/response.js';
 import { Spider, extendsSpider, isSpider, isSpiderClass, spiderClassName, spiderName } from '../../src/contracts/spider.js';
 import { SPIDER_CLASS_NAME } from '../../src/contracts/spider-brand.js';
 import { SpiderDefinitionError } from '../../src/contracts/spider-errors.js';
+import { fakeCrawler } from '../helpers/fake-crawler.js';
 import { runCrawl, startSite, type CrawlResult, type TestSite } from '../helpers/site-server.js';
 
 class QuotesSpider extends Spider {
@@ -128,6 +129,35 @@ describe('Spider instances', () => {
         "Crawling could not start: 'startUrls' not found or empty (but found 'startUrl' attribute instead, did you miss an 's'?)",
       ),
     );
+  });
+
+  it("points out Scrapy's start_urls and start_requests() when the default start() has no startUrls", async () => {
+    class Ported extends Spider {
+      static override name = 'ported';
+      start_urls = ['http://127.0.0.1:8000/'];
+    }
+    class PortedStart extends Spider {
+      static override name = 'ported-start';
+      *start_requests() {
+        yield new Request('http://127.0.0.1:8000/');
+      }
+    }
+    await expect(collect(new Ported().start())).rejects.toThrow(
+      new SpiderDefinitionError("Crawling could not start: 'startUrls' not found or empty (but found Scrapy's 'start_urls' attribute instead: seine spells it startUrls)"),
+    );
+    await expect(collect(new PortedStart().start())).rejects.toThrow(
+      new SpiderDefinitionError("Crawling could not start: 'startUrls' not found or empty (and seine never calls start_requests(): rename it start(), an async generator (async *start() { … }))"),
+    );
+  });
+
+  it("has the crawler's settings once bound, and says when they are read too early", () => {
+    const spider = new QuotesSpider();
+    expect(() => spider.settings).toThrow(
+      new SpiderDefinitionError("QuotesSpider.settings is not set yet: the crawler gives the spider its settings after constructing it; read them in start() or a callback, not in the constructor"),
+    );
+    const crawler = fakeCrawler({ CONCURRENT_REQUESTS: 7 }, spider);
+    expect(spider.settings).toBe(crawler.settings);
+    expect(spider.settings.getInt('CONCURRENT_REQUESTS')).toBe(7);
   });
 
   it('fails in parse when the spider defines none', () => {

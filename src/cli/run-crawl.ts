@@ -36,6 +36,8 @@ export interface RunCrawlOptions {
   /** The spider's customSettings resolved against the project (class names in component lists). */
   readonly customSettings?: Record<string, unknown>;
   readonly logBus: LogBus;
+  /** Where the spider class came from, named in warnings about it (crawler option spiderFile). */
+  readonly spiderFile?: string;
   /** Called with the crawl's settings once the spider's customSettings are in (the CLI's log sink follows them). */
   readonly reconfigureLog?: (settings: Settings) => void;
 }
@@ -83,9 +85,9 @@ export function cmdlineSettings(settings: Settings): Record<string, unknown> {
 }
 
 /** Runs the crawl to its end and returns its crawler (its stats, its finish reason). */
-export async function runCrawl({ spiderClass, args, feeds, settings, projectSettings, customSettings, logBus, reconfigureLog }: RunCrawlOptions): Promise<CrawlerImpl> {
+export async function runCrawl({ spiderClass, args, feeds, settings, projectSettings, customSettings, logBus, reconfigureLog, spiderFile }: RunCrawlOptions): Promise<CrawlerImpl> {
   const spiderArgs = parseSpiderArgs(args.a ?? []);
-  const crawler = new CrawlerImpl(spiderClass, { args: spiderArgs, settings: cmdlineSettings(settings), projectSettings, customSettings, feeds }, logBus);
+  const crawler = new CrawlerImpl(spiderClass, { args: spiderArgs, settings: cmdlineSettings(settings), projectSettings, customSettings, feeds, ...(spiderFile === undefined ? {} : { spiderFile }) }, logBus);
   reconfigureLog?.(crawler.settings);
   let signals = 0;
   const onSignal = Object.assign((signal: NodeJS.Signals): void => {

@@ -5,6 +5,7 @@ import { Request, type CallbackResult, type RequestOptions } from '../http/reque
 import { invalidLinkMessage, setInvalidLinkHandler, type Response } from '../http/response.js';
 import { defaultLogBus, type Logger } from '../log/index.js';
 import type { Crawler } from './crawler.js';
+import type { Settings } from '../settings/settings.js';
 import { SpiderDefinitionError } from './spider-errors.js';
 
 import { SPIDER_BRAND, spiderClassName, spiderName } from './spider-brand.js';
@@ -63,6 +64,23 @@ export class Spider {
     });
   }
 
+  /**
+   * The crawl's settings, frozen (Scrapy's `self.settings`): every layer,
+   * defaults < project < customSettings < `-s`, with the typed getters
+   * (`this.settings.getInt('CONCURRENT_REQUESTS')`). There from the moment
+   * the crawler binds the spider, right after constructing it: in `start()`,
+   * callbacks, errbacks and `closed()`, not in the constructor.
+   */
+  get settings(): Settings {
+    const crawler = this.#crawler;
+    if (crawler === undefined) {
+      throw new SpiderDefinitionError(
+        `${spiderClassName(this.constructor)}.settings is not set yet: the crawler gives the spider its settings after constructing it; read them in start() or a callback, not in the constructor`,
+      );
+    }
+    return crawler.settings;
+  }
+
   /** The spider's name: its class's `static name` (the class name for a base class). */
   get name(): string {
     return spiderName(this.constructor) ?? this.constructor.name;
@@ -81,10 +99,9 @@ export class Spider {
    * others are still requested.
    */
   async *start(): AsyncIterable<Request | Record<string, unknown>> {
-    if (this.startUrls.length === 0 && (this as { startUrl?: unknown }).startUrl !== undefined) {
-      throw new SpiderDefinitionError(
-        "Crawling could not start: 'startUrls' not found or empty (but found 'startUrl' attribute instead, did you miss an 's'?)",
-      );
+    if (this.startUrls.length === 0) {
+      const instead = notStartUrls(this);
+      if (instead !== null) throw new SpiderDefinitionError(`Crawling could not start: 'startUrls' not found or empty (${instead})`);
     }
     if (typeof this.startUrls === 'string') {
       // Iterating a string would request each of its characters.
@@ -155,6 +172,17 @@ export class Spider {
   }
 }
 Object.defineProperty(Spider.prototype, SPIDER_BRAND, { value: true });
+
+/** Why a spider with no startUrls has none: a misspelling the default start() names, or null. */
+function notStartUrls(spider: Spider): string | null {
+  const own = spider as unknown as Record<string, unknown>;
+  if (own['startUrl'] !== undefined) return "but found 'startUrl' attribute instead, did you miss an 's'?";
+  if (own['start_urls'] !== undefined) return "but found Scrapy's 'start_urls' attribute instead: seine spells it startUrls";
+  for (const method of ['start_requests', 'startRequests']) {
+    if (typeof own[method] === 'function') return `and seine never calls ${method}(): rename it start(), an async generator (async *start() { … })`;
+  }
+  return null;
+}
 
 export type SpiderClass<S extends Spider = Spider> = (new (args?: Readonly<Record<string, unknown>>) => S) & {
   customSettings?: Record<string, unknown>;

@@ -1,4 +1,5 @@
 import { unknownSettingWarnings } from '../settings/unknown-settings.js';
+import { scrapySpellingWarnings } from '../contracts/scrapy-spellings.js';
 import { Subject, config as rxjsConfig, lastValueFrom, tap, type Observable } from 'rxjs';
 import { Settings } from '../settings/index.js';
 import { LogBus, type LogLevel } from '../log/index.js';
@@ -36,6 +37,8 @@ export interface CrawlerOptions {
   parts?: Partial<CrawlDefaults>;
   /** Feeds to write besides the FEEDS setting (`-o` / `-O`); a FEEDS entry with the same path wins. */
   feeds?: FeedSpec[];
+  /** The file the spider class came from (relative to the project, or as given to runspider), named in warnings about it. */
+  spiderFile?: string;
 }
 
 /**
@@ -174,6 +177,7 @@ export class CrawlerImpl implements Crawler {
     const s = this.settings;
     const registry = this.#parts;
     for (const line of unknownSettingWarnings(s)) this.logBus.getLogger('seine.settings').warning(line);
+    for (const line of scrapySpellingWarnings(this.spider, this.options.spiderFile)) this.logBus.getLogger('seine.spiders').warning(line);
     const downloaderMws = buildComponents<DownloaderMiddleware>(
       orderedComponents('DOWNLOADER_MIDDLEWARES', s.get('DOWNLOADER_MIDDLEWARES_BASE') as ComponentOrderMap, componentMap(s, 'DOWNLOADER_MIDDLEWARES'), registry.downloaderMiddlewares),
       this,

@@ -61,6 +61,17 @@ export interface RequestOptions {
 }
 
 const REQUEST_BRAND = Symbol.for('seine.Request');
+
+// RequestOptions' keys: any other is a mistake the type checker would catch, but seine runs spiders untyped
+// (transpiled only), so the constructor says it, as Python says it of an unexpected keyword argument.
+const OPTION_NAMES = new Set(['callback', 'errback', 'method', 'headers', 'body', 'cookies', 'meta', 'cbKwargs', 'priority', 'dontFilter', 'flags', 'encoding']);
+
+/** The TypeError for an option Request does not take; Scrapy's snake_case spellings get seine's. */
+function unknownOption(key: string): TypeError {
+  const camel = key.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+  const hint = camel !== key && OPTION_NAMES.has(camel) ? `seine spells it ${camel}` : `the options are ${[...OPTION_NAMES].join(', ')}`;
+  return new TypeError(`Unknown Request option '${key}': ${hint}`);
+}
 // Shared by every body-less request (most of them): a zero-length Buffer cannot be changed.
 const EMPTY = Buffer.alloc(0);
 
@@ -164,6 +175,7 @@ export class Request {
 
   constructor(url: string, options: RequestOptions = {}) {
     if (typeof url !== 'string') throw new TypeError(`Request url must be a string, got ${typeName(url)}`);
+    for (const key in options) if (!OPTION_NAMES.has(key)) throw unknownOption(key);
     const encoding = options.encoding === undefined ? 'utf-8' : encodingName(options.encoding);
     if (encoding === null) throw new TypeError(`Unknown encoding for Request: '${String(options.encoding)}' (use a WHATWG encoding label such as 'utf-8' or 'windows-1252')`);
     this.encoding = encoding;
@@ -193,9 +205,9 @@ export class Request {
    * A copy with the given fields replaced (`request.replace({ method: 'POST' })`); meta and cbKwargs are copied, not
    * shared. The copy is of the same class (a JsonRequest stays one), made through its constructor.
    */
-  replace(changes: RequestOptions & { url?: string } = {}): Request {
+  replace({ url, ...changes }: RequestOptions & { url?: string } = {}): Request {
     const Same = this.constructor as new (url: string, options: RequestOptions) => Request;
-    return new Same(changes.url ?? this.url, {
+    return new Same(url ?? this.url, {
       callback: this.callback,
       errback: this.errback,
       method: this.method,

@@ -8,6 +8,7 @@ import type { SpiderClass } from '../contracts/spider.js';
 import { isCompiledSource, TypeScriptCompiler } from './compile-typescript.js';
 import { stopTranspiler } from './typescript/transpile.js';
 import { seineModuleUrl } from '../package-root.js';
+import { missingPackage, missingPackageReason } from './missing-package.js';
 
 export class SpiderLoadError extends SeineError {
   static readonly code = 'SEINE_SPIDER_LOAD';
@@ -78,7 +79,12 @@ export async function loadModule(file: string, label: string = file): Promise<Re
   try {
     return (await import(await importUrl(file))) as Record<string, unknown>;
   } catch (error) {
-    const reason = error instanceof Error ? error.message.split('\n').slice(0, 3).join(' ') : String(error);
+    const missing = missingPackage(error);
+    const reason =
+      missing !== null ? missingPackageReason(missing, file, label)
+      // The compiler's errors start with the absolute path: the label says it shorter (`tutorial/spiders/a.ts:4:1: …`).
+      : error instanceof Error ? error.message.split('\n').slice(0, 3).join(' ').replaceAll(file, label)
+      : String(error);
     throw new SpiderLoadError(`Could not load ${label}: ${reason}`, { cause: error });
   }
 }

@@ -19,12 +19,18 @@ export class ProjectConfigError extends SeineError {
   }
 }
 
-/** `seine crawl <name>` with a name no spider of the project has. */
+function notFoundMessage(name: string, known: readonly string[], failed: readonly string[]): string {
+  const unloaded = failed.length === 0 ? '' : `; it may be in a file that could not be loaded: ${failed.join(', ')} (see the WARNING above)`;
+  if (known.length === 0 && failed.length > 0) return `Spider not found: ${name} (no spider loaded)${unloaded}`;
+  const names = known.length === 0 ? 'the project has no spiders yet: create one with `seine genspider <name> <domain>`' : `available spiders: ${known.join(', ')}`;
+  return `Spider not found: ${name} (${names})${unloaded}`;
+}
+
+/** `seine crawl <name>` with a name no spider of the project has; `failed` are the spider files that could not be loaded. */
 export class SpiderNotFoundError extends SeineError {
   static readonly code = 'SEINE_SPIDER_NOT_FOUND';
-  constructor(readonly spiderName: string, known: readonly string[]) {
-    const names = known.length === 0 ? 'the project has no spiders yet: create one with `seine genspider <name> <domain>`' : `available spiders: ${known.join(', ')}`;
-    super(SpiderNotFoundError.code, `Spider not found: ${spiderName} (${names})`);
+  constructor(readonly spiderName: string, known: readonly string[], failed: readonly string[] = []) {
+    super(SpiderNotFoundError.code, notFoundMessage(spiderName, known, failed));
   }
 }
 

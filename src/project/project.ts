@@ -6,6 +6,7 @@ import { findProject, type ProjectConfig } from './find-project.js';
 import { NotInProjectError } from './project-errors.js';
 import { loadProjectSettings } from './project-settings.js';
 import { SpiderLoader, type FoundSpider } from './spider-loader.js';
+import { defaultLogBus, type LogBus } from '../log/log-bus.js';
 
 export interface Project {
   readonly config: ProjectConfig;
@@ -46,7 +47,15 @@ export function loadSpiders(project: Project): Promise<SpiderLoader> {
   return SpiderLoader.load(project.config.root, project.spiderModules);
 }
 
-/** The project's spider called `name`, importing only the spider files that declare it where it can (SpiderLoader.loadNamed). */
-export async function loadSpider(project: Project, name: string): Promise<FoundSpider> {
-  return (await SpiderLoader.loadNamed(project.config.root, project.spiderModules, name)).load(name);
+/**
+ * The project's spider called `name`, from the spider files that declare it
+ * where it can (SpiderLoader.loadNamed). Each spider file that could not be
+ * loaded is a WARNING on `logBus` first, so a crawl goes on without it and
+ * a `Spider not found` error comes after the reason.
+ */
+export async function loadSpider(project: Project, name: string, logBus: LogBus = defaultLogBus): Promise<FoundSpider> {
+  const loader = await SpiderLoader.loadNamed(project.config.root, project.spiderModules, name);
+  const log = logBus.getLogger('seine.spiderloader');
+  for (const failure of loader.failures) log.warning(failure.error.message);
+  return loader.load(name);
 }

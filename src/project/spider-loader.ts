@@ -1,14 +1,17 @@
 /**
  * Scrapy's SpiderLoader for a project: every .ts file under the folders
  * SPIDER_MODULES names is imported; its spiders are the exported classes
- * that extend Spider and have their own static name. A command that runs
- * one spider by name imports only the files whose text declares that name
- * (`SpiderLoader.loadNamed`), so `seine crawl` in a project of many spiders
- * loads one of them.
+ * that extend Spider and have their own static name. A file that fails to
+ * load (a syntax error, a package not installed, a throw at its top level)
+ * costs only its own spiders: it is kept in `failures`, for the commands to
+ * report (docs/projects.md, "A spider file that does not load"), and the
+ * other files are loaded. A command that runs one spider by name
+ * (`SpiderLoader.loadNamed`) takes it from the files whose text declares
+ * that name, so another file's spider with the same name does not stop it.
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { loadModule } from './load-module.js';
+import { loadModule, SpiderLoadError } from './load-module.js';
 import { isSpiderClass, spiderName } from '../contracts/spider-brand.js';
 import type { SpiderClass } from '../contracts/spider.js';
 import { ProjectConfigError, DuplicateSpiderError, SpiderNotFoundError } from './project-errors.js';
@@ -20,6 +23,12 @@ export interface FoundSpider {
   readonly spiderClass: SpiderClass;
   /** The file that exported it first, relative to the project root. */
   readonly file: string;
+}
+
+/** A spider file that could not be imported: its path relative to the project root, and why. */
+export interface LoadFailure {
+  readonly file: string;
+  readonly error: SpiderLoadError;
 }
 
 function isSourceFile(name: string): boolean {
@@ -58,9 +67,12 @@ export function declaresName(source: string, name: string): boolean {
 
 export class SpiderLoader {
   readonly #spiders = new Map<string, FoundSpider>();
+  /** The spider files that could not be imported, in file order. */
+  readonly failures: readonly LoadFailure[];
 
-  private constructor(spiders: readonly FoundSpider[]) {
+  private constructor(spiders: readonly FoundSpider[], failures: readonly LoadFailure[]) {
     for (const spider of spiders) this.#spiders.set(spider.name, spider);
+    this.failures = failures;
   }
 
   /** Imports every spider module; two classes with one name are an error naming both files. */
@@ -69,26 +81,43 @@ export class SpiderLoader {
   }
 
   /**
-   * The loader for a command that runs the spider called `name`: only the
-   * files whose text has `static name = '<name>'` are imported. When none
-   * does, or none of them exports that spider (a name computed at run time),
-   * every spider module is, as load() does; so the errors are load()'s.
+   * The loader for a command that runs the spider called `name`: its spider
+   * comes from the files whose text has `static name = '<name>'`; the other
+   * files are imported too, only so that those that fail are reported. When
+   * no file declares the name, or none of them exports that spider (a name
+   * computed at run time), every spider module counts, as load() does; so
+   * the errors are load()'s.
    */
   static async loadNamed(root: string, spiderModules: readonly string[], name: string): Promise<SpiderLoader> {
     const files = spiderModules.flatMap((moduleName) => spiderModuleFiles(root, moduleName));
     const declaring = files.filter((file) => declaresName(readFileSync(file, 'utf8'), name));
     if (declaring.length > 0) {
       const loader = await SpiderLoader.#fromFiles(root, declaring);
-      if (loader.find(name) !== undefined) return loader;
+      const found = loader.find(name);
+      if (found !== undefined) {
+        const others = await SpiderLoader.#fromFiles(root, files.filter((file) => !declaring.includes(file)), { spiders: false });
+        // In file order, as load() lists them.
+        const failures = [...loader.failures, ...others.failures].sort((a, b) => files.indexOf(join(root, a.file)) - files.indexOf(join(root, b.file)));
+        return new SpiderLoader([found], failures);
+      }
     }
     return SpiderLoader.#fromFiles(root, files);
   }
 
-  static async #fromFiles(root: string, files: readonly string[]): Promise<SpiderLoader> {
+  static async #fromFiles(root: string, files: readonly string[], options = { spiders: true }): Promise<SpiderLoader> {
     const found = new Map<string, FoundSpider>();
+    const failures: LoadFailure[] = [];
     for (const file of files) {
       const label = relative(root, file);
-      const exports = await loadModule(file, label);
+      let exports: Record<string, unknown>;
+      try {
+        exports = await loadModule(file, label);
+      } catch (error) {
+        if (!(error instanceof SpiderLoadError)) throw error;
+        failures.push({ file: label, error });
+        continue;
+      }
+      if (!options.spiders) continue;
       for (const value of Object.values(exports)) {
         if (!isSpiderClass(value)) continue;
         const name = spiderName(value)!;
@@ -98,7 +127,7 @@ export class SpiderLoader {
         else if (previous.spiderClass !== value) throw new DuplicateSpiderError(name, [previous.file, label]);
       }
     }
-    return new SpiderLoader([...found.values()]);
+    return new SpiderLoader([...found.values()], failures);
   }
 
   /** The spiders' names, sorted (what `seine list` prints). */
@@ -112,7 +141,7 @@ export class SpiderLoader {
 
   load(name: string): FoundSpider {
     const spider = this.#spiders.get(name);
-    if (spider === undefined) throw new SpiderNotFoundError(name, this.list());
+    if (spider === undefined) throw new SpiderNotFoundError(name, this.list(), this.failures.map((failure) => failure.file));
     return spider;
   }
 }

@@ -11,6 +11,7 @@ import { SourceDocs, testedMethods } from '../../spider-contracts/tested-methods
 import { runContractChecks } from '../check-contracts.js';
 import { defineCommand } from '../command.js';
 import { cmdlineSettings } from '../run-crawl.js';
+import { loadFailuresSummary, warnLoadFailures } from '../spider-load-failures.js';
 
 interface CheckArgs {
   spider?: string[];
@@ -50,6 +51,13 @@ export const checkCommand = defineCommand<CheckArgs>({
   async handler({ args, settings, logBus, cwd, stdout, stderr, project: opened }) {
     const project = requireProject(opened, cwd);
     const spiders = await loadSpiders(project);
+    // A file that does not load costs its own spiders: the others are checked, and the status is 1.
+    warnLoadFailures(spiders.failures, stderr);
+    const unloaded = (): number => {
+      const summary = loadFailuresSummary(spiders.failures, 'not checked');
+      if (summary !== null) stderr.write(summary);
+      return summary === null ? 0 : 1;
+    };
     const names = args.spider !== undefined && args.spider.length > 0 ? args.spider : spiders.list();
     const found = names.map((name) => spiders.load(name));
     const contracts = contractRegistry(settings);
@@ -67,7 +75,7 @@ export const checkCommand = defineCommand<CheckArgs>({
         stdout.write(`${spider.name}\n`);
         for (const method of spider.methods) stdout.write(`  * ${method.name}\n`);
       }
-      return 0;
+      return unloaded();
     }
 
     const report = new ContractReport(stderr, args.verbose === true);
@@ -87,6 +95,6 @@ export const checkCommand = defineCommand<CheckArgs>({
       else process.env['SEINE_CHECK'] = previous;
     }
     report.finish((performance.now() - started) / 1000);
-    return report.successful ? 0 : 1;
+    return unloaded() === 0 && report.successful ? 0 : 1;
   },
 });

@@ -18,11 +18,11 @@ export const crawlCommand = defineCommand<CrawlOptionArgs & { spider: string }>(
   async handler({ args, settings, logBus, cwd, logger, project: opened, reconfigureLog }) {
     const feeds = parseFeedOptions(args);
     const project = requireProject(opened, cwd);
-    const found = await loadSpider(project, String(args.spider));
+    const found = await loadSpider(project, String(args.spider), logBus);
     logger.debug(`Running spider ${found.name} from ${found.file}`);
     const own = found.spiderClass.customSettings;
     const customSettings = own === undefined ? undefined : await resolveCustomSettings(project.config, own);
-    await runCrawl({ spiderClass: found.spiderClass, args, feeds, settings, projectSettings: { ...project.settings }, customSettings, logBus, reconfigureLog });
+    await runCrawl({ spiderClass: found.spiderClass, args, feeds, settings, projectSettings: { ...project.settings }, customSettings, logBus, reconfigureLog, spiderFile: found.file });
     return 0;
   },
 });

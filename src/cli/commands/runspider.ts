@@ -19,7 +19,7 @@ export const runspiderCommand = defineCommand<{ file: string; a?: string[]; o?: 
     const feeds = parseFeedOptions(args); // formats are checked at the crawl's start, once customSettings are known
     const [spiderClass] = await loadSpiderFile(args.file, cwd);
     logger.debug(`Running spider ${spiderName(spiderClass) ?? '?'} from ${args.file}`);
-    await runCrawl({ spiderClass: spiderClass!, args, feeds, settings, logBus, reconfigureLog });
+    await runCrawl({ spiderClass: spiderClass!, args, feeds, settings, logBus, reconfigureLog, spiderFile: args.file });
     return 0;
   },
 });

@@ -10,7 +10,7 @@
  */
 import { statSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 
 function nearestNodeModules(file: string): string | undefined {
   let dir = dirname(file);
@@ -34,6 +34,22 @@ function userName(): string {
 /** The temporary-folder place for `file`'s copy: its whole path under a folder of this user's. */
 export function temporaryMirrorPath(file: string): string {
   return join(tmpdir(), `seine-ts-${userName()}`, file.replace(/^([A-Za-z]):/, '$1') + '.mjs');
+}
+
+/**
+ * The source file a compiled copy was made from (the inverse of mirrorPath
+ * and temporaryMirrorPath), or undefined for any other path: so that an
+ * error Node raises in a copy can name the user's file.
+ */
+export function sourceOfMirror(path: string): string | undefined {
+  if (!path.endsWith('.mjs')) return undefined;
+  const inCache = /^(.*)[\\/]node_modules[\\/]\.cache[\\/]seine[\\/]ts[\\/](.*)\.mjs$/.exec(path);
+  if (inCache !== null) return join(inCache[1]!, inCache[2]!);
+  const temporary = join(tmpdir(), `seine-ts-${userName()}`);
+  if (!path.startsWith(temporary + sep)) return undefined;
+  const file = path.slice(temporary.length, -'.mjs'.length);
+  // temporaryMirrorPath dropped a drive letter's colon (C:\x → …\C\x).
+  return process.platform === 'win32' ? file.replace(/^\\([A-Za-z])\\/, '$1:\\') : file;
 }
 
 /** The compiled copy's path for the source `file` (absolute). */
