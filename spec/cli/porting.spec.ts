@@ -124,7 +124,10 @@ describe("a spider with Scrapy's spellings", () => {
     const run = await runSeine(['crawl', 'authors', '-L', 'INFO'], porting);
     expect(run.status).toBe(0);
     expect(logged(run.stderr)).toEqual([`ERROR Spider error processing <GET ${site.url('/')}> (referer: None)`]);
-    expect(run.stderr).toContain("\nTypeError: Unknown Request option 'cb_kwargs': seine spells it cbKwargs\n");
+    // The stack starts at the spider's line that made the Request, not in seine's bundle.
+    const stack = run.stderr.slice(run.stderr.indexOf('\nTypeError: ') + 1).split('\n');
+    expect(stack[0]).toBe("TypeError: Unknown Request option 'cb_kwargs': seine spells it cbKwargs");
+    expect(stack[1]).toBe(`    at AuthorsSpider.parse (${join(porting, 'porting', 'spiders', 'cb-kwargs.ts')}:10:13)`);
   }, TIMEOUT);
 });
 

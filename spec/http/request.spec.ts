@@ -72,6 +72,14 @@ describe('new Request', () => {
       new TypeError("Unknown Request option 'playwright': the options are callback, errback, method, headers, body, cookies, meta, cbKwargs, priority, dontFilter, flags, encoding"),
     );
     expect(new Request('http://example.com/').replace({ url: 'http://example.com/2' }).url).toBe('http://example.com/2');
+    // The stack starts at the line that made the Request, so a crawl's "Spider error processing" names it.
+    let error: Error | undefined;
+    try {
+      new Request('http://example.com/', { cb_kwargs: {} } as never);
+    } catch (caught) {
+      error = caught as Error;
+    }
+    expect(error?.stack?.split('\n')[1]).toMatch(/^ {4}at .*spec\/http\/request\.spec\.ts:\d+:\d+\)?$/);
   });
 });
 

@@ -7,6 +7,7 @@ import { UnencodableError, encodeBinary } from './url/encode-text.js';
 import { escapeAjax, isPlainUrl, safeUrlString } from './url/safe-url-string.js';
 import { UrlSplitError } from './url/urlsplit.js';
 import type { RequestMeta } from './request-meta.js';
+import { blameCaller } from '../errors/caller-stack.js';
 
 /** What a callback may give back: items (plain objects) and Requests, in any of the forms docs/spiders.md lists. */
 export type Item = Record<string, unknown> | object;
@@ -66,11 +67,17 @@ const REQUEST_BRAND = Symbol.for('seine.Request');
 // (transpiled only), so the constructor says it, as Python says it of an unexpected keyword argument.
 const OPTION_NAMES = new Set(['callback', 'errback', 'method', 'headers', 'body', 'cookies', 'meta', 'cbKwargs', 'priority', 'dontFilter', 'flags', 'encoding']);
 
-/** The TypeError for an option Request does not take; Scrapy's snake_case spellings get seine's. */
+/**
+ * The TypeError for an option Request does not take; Scrapy's snake_case spellings get seine's. Its stack
+ * starts at the line that made the Request (caller-stack.ts), which the "Spider error processing" log shows.
+ */
 function unknownOption(key: string): TypeError {
   const camel = key.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
   const hint = camel !== key && OPTION_NAMES.has(camel) ? `seine spells it ${camel}` : `the options are ${[...OPTION_NAMES].join(', ')}`;
-  return new TypeError(`Unknown Request option '${key}': ${hint}`);
+  const error = new TypeError(`Unknown Request option '${key}': ${hint}`);
+  // blameCaller keeps the frames below the function it is given, which must be on the stack: Request's constructor.
+  blameCaller(error, Request as unknown as typeof TypeError);
+  return error;
 }
 // Shared by every body-less request (most of them): a zero-length Buffer cannot be changed.
 const EMPTY = Buffer.alloc(0);
