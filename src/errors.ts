@@ -34,6 +34,7 @@ export { NotInProjectError, ProjectConfigError, SpiderNotFoundError, DuplicateSp
 export { NotViewableResponseError, NoBrowserError } from './shell/view-errors.js';
 export { NoResponseError } from './shell/fetch-once.js';
 export { NoSpiderForUrlError, CallbackNotFoundError, NoMatchingRuleError } from './cli/parse-errors.js';
+export { WaitForTimeoutError } from './cli/wait-for.js';
 export { ShellFetchError, FetchInCrawlError, ShellConsoleError, InspectResponseError, ShellUsageError } from './shell/shell-errors.js';
 export { RedisUnreachableError, FrontierBusyError } from './frontier/frontier-errors.js';
 export { CurlError } from './http/curl.js';

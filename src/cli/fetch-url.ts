@@ -13,8 +13,9 @@ import { spiderName, type SpiderClass } from '../contracts/spider.js';
 import type { CommandContext } from './command.js';
 import { cmdlineSettings } from './run-crawl.js';
 import { fullUrlArgument } from './url-argument.js';
+import { explainWaitFailure, waitMeta, waitOption, withWaitOptions, type WaitForArgs } from './wait-for.js';
 
-export interface FetchUrlArgs {
+export interface FetchUrlArgs extends WaitForArgs {
   url: string;
   spider?: string;
   /** false after `--no-redirect`. */
@@ -24,14 +25,15 @@ export interface FetchUrlArgs {
 }
 
 export function withFetchOptions<T>(parser: Argv<T>): Argv<T & FetchUrlArgs> {
-  return parser
+  const withBrowser = parser
     .positional('url', { type: 'string', describe: 'the full URL to fetch (http://, https:// or file://)', demandOption: true })
     .option('spider', { type: 'string', requiresArg: true, describe: "use this spider of the project (default: the one whose allowedDomains cover the URL)" })
     // yargs reads `--no-redirect` as `redirect: false`; the option is declared under both names so
     // that the help shows the one users type.
     .option('redirect', { type: 'boolean', hidden: true })
     .option('no-redirect', { type: 'boolean', describe: 'do not follow 3xx redirects: use the redirect response as it is' })
-    .option('browser', { type: 'boolean', describe: 'render the page in a browser (Chromium), as meta.playwright does' }) as unknown as Argv<T & FetchUrlArgs>;
+    .option('browser', { type: 'boolean', describe: 'render the page in a browser (Chromium), as meta.playwright does' });
+  return withWaitOptions(withBrowser) as unknown as Argv<T & FetchUrlArgs>;
 }
 
 export interface SpiderChoice {
@@ -54,8 +56,13 @@ export async function chooseSpider(url: string, name: string | undefined, opened
 export async function fetchUrl(context: CommandContext<FetchUrlArgs>, command: string): Promise<Fetched> {
   const { args, cwd, settings, logBus, logger, project } = context;
   const url = fullUrlArgument(args.url, command, cwd);
+  const wait = waitOption(args, command);
   const { spiderClass, projectSettings } = await chooseSpider(url, args.spider, project, cwd);
   logger.debug(`Fetching ${url} with the spider '${spiderName(spiderClass) ?? 'default'}'`);
-  const request = shellRequest(url, { redirect: args.redirect !== false, cwd, ...(args.browser === true ? { browser: true } : {}) });
-  return fetchOnce(request, { spiderClass, settings: cmdlineSettings(settings), projectSettings, logBus });
+  const request = shellRequest(url, { redirect: args.redirect !== false, cwd, ...(args.browser === true ? { browser: true } : {}), ...(wait === null ? {} : { meta: waitMeta(wait) }) });
+  try {
+    return await fetchOnce(request, { spiderClass, settings: cmdlineSettings(settings), projectSettings, logBus });
+  } catch (error) {
+    throw explainWaitFailure(error, url, wait);
+  }
 }

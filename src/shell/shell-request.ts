@@ -16,6 +16,8 @@ export interface ShellRequestOptions {
   readonly cwd?: string;
   /** Render the page in the browser (`meta.playwright`); for a Request, only when given. */
   readonly browser?: boolean;
+  /** More meta for a URL's request (the page methods of `--wait-for`). */
+  readonly meta?: Readonly<Record<string, unknown>>;
 }
 
 // Scrapy's SequenceExclude(range(300, 400)); meta values are plain data here, so it is a list.
@@ -38,5 +40,5 @@ export function shellRequest(target: string | Request, options: ShellRequestOpti
     if ('handle_httpstatus_list' in meta || 'handle_httpstatus_all' in meta) return options.browser === undefined ? target : target.replace({ meta: { ...meta, ...browser } });
     return target.replace({ meta: { ...meta, ...statusMeta(redirect), ...browser } });
   }
-  return new Request(targetUrl(String(target), options.cwd ?? process.cwd()), { dontFilter: true, meta: { ...statusMeta(redirect), ...browser } });
+  return new Request(targetUrl(String(target), options.cwd ?? process.cwd()), { dontFilter: true, meta: { ...statusMeta(redirect), ...browser, ...options.meta } });
 }

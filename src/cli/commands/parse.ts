@@ -8,8 +8,9 @@ import { formatParseResults } from '../parse-output.js';
 import { cmdlineSettings, parseFeedOptions, parseSpiderArgs, withCrawlOptions, type CrawlOptionArgs } from '../run-crawl.js';
 import { fullUrlArgument } from '../url-argument.js';
 import { UsageError } from '../usage-error.js';
+import { explainWaitFailure, waitMeta, waitOption, withWaitOptions, type WaitForArgs } from '../wait-for.js';
 
-interface ParseArgs extends CrawlOptionArgs {
+interface ParseArgs extends CrawlOptionArgs, WaitForArgs {
   url: string;
   spider?: string;
   pipelines?: boolean;
@@ -22,7 +23,6 @@ interface ParseArgs extends CrawlOptionArgs {
   cbkwargs?: string;
   depth?: string;
   verbose?: boolean;
-  browser?: boolean;
 }
 
 /** -m and --cbkwargs: a JSON object, as Scrapy merges them into the request's meta and cb_kwargs. */
@@ -61,7 +61,7 @@ export const parseCommand = defineCommand<ParseArgs>({
   positionals: '<url>',
   description: 'Parse URL (using its spider) and print the results',
   builder: (parser) =>
-    withCrawlOptions(parser
+    withCrawlOptions(withWaitOptions(parser
       .positional('url', { type: 'string', describe: 'the full URL to parse (http://, https:// or file://)', demandOption: true })
       .option('spider', { type: 'string', requiresArg: true, describe: 'use this spider without looking for one' })
       .option('callback', { alias: 'c', type: 'string', requiresArg: true, describe: 'use this spider method as the callback (default: parse)' })
@@ -74,11 +74,12 @@ export const parseCommand = defineCommand<ParseArgs>({
       .option('nolinks', { type: 'boolean', describe: "don't show the requests to follow (extracted links)" })
       .option('nocolour', { type: 'boolean', describe: 'print without colours' })
       .option('verbose', { alias: 'v', type: 'boolean', describe: 'print each depth level one by one' })
-      .option('browser', { type: 'boolean', describe: "render the URL's page in a browser (Chromium), as meta.playwright does" })) as never,
+      .option('browser', { type: 'boolean', describe: "render the URL's page in a browser (Chromium), as meta.playwright does" }))) as never,
   async handler({ args, settings, logBus, cwd, stdout, project: opened }) {
     const url = fullUrlArgument(args.url, 'parse', cwd);
     const depth = parseDepth(args.depth);
-    const meta = { ...jsonObjectOption(args.meta, '-m/--meta'), ...(args.browser === true ? { playwright: true } : {}) };
+    const wait = waitOption(args, 'parse');
+    const meta = { ...jsonObjectOption(args.meta, '-m/--meta'), ...(args.browser === true ? { playwright: true } : {}), ...(wait === null ? {} : waitMeta(wait)) };
     const cbKwargs = jsonObjectOption(args.cbkwargs, '--cbkwargs');
     const feeds = parseFeedOptions(args);
     const spiderArgs = parseSpiderArgs(args.a ?? []);
@@ -96,6 +97,8 @@ export const parseCommand = defineCommand<ParseArgs>({
       passItems: feeds.length > 0 || args.pipelines === true,
       spiderClass, spiderArgs, feeds,
       settings: cmdlineSettings(settings), projectSettings: { ...project.settings }, logBus,
+    }).catch((error: unknown) => {
+      throw explainWaitFailure(error, url, wait);
     });
     const colors = (stdout as { isTTY?: boolean }).isTTY === true && args.nocolour !== true;
     stdout.write(formatParseResults(results, { verbose: args.verbose === true, noItems: args.noitems === true, noLinks: args.nolinks === true, colors }));

@@ -6,6 +6,9 @@ import { cmdlineSettings } from '../run-crawl.js';
 import { chooseSpider } from '../fetch-url.js';
 import { ShellFetchError } from '../../shell/shell-errors.js';
 import { looksLikeBareFileName, targetUrl } from '../../shell/target-url.js';
+import { shellRequest } from '../../shell/shell-request.js';
+import { UsageError } from '../usage-error.js';
+import { explainWaitFailure, waitMeta, waitOption, withWaitOptions, type WaitForArgs } from '../wait-for.js';
 
 /**
  * `seine shell [target]`: downloads the target (a URL, or a local file
@@ -13,19 +16,19 @@ import { looksLikeBareFileName, targetUrl } from '../../shell/target-url.js';
  * console on it — Scrapy's `scrapy shell`. A target that cannot be fetched
  * ends the command with one line and no console.
  */
-export const shellCommand = defineCommand<{ target?: string; spider?: string; redirect?: boolean; c?: string; browser?: boolean }>({
+export const shellCommand = defineCommand<{ target?: string; spider?: string; redirect?: boolean; c?: string } & WaitForArgs>({
   name: 'shell',
   positionals: '[target]',
   description: 'Interactive scraping console',
   builder: (parser) =>
-    parser
+    withWaitOptions(parser
       .positional('target', { type: 'string', describe: 'a URL (quote it), or a local file as ./page.html, ../page.html, /abs/page.html or file:///abs/page.html' })
       .option('spider', { type: 'string', requiresArg: true, describe: 'use this spider of the project' })
       .option('c', { type: 'string', requiresArg: true, describe: 'evaluate CODE in the shell, print the result and exit (1 if it fails)' })
       // yargs reads `--no-redirect` as `redirect: false`; declared under both names so the help shows the one users type.
       .option('redirect', { type: 'boolean', hidden: true })
       .option('no-redirect', { type: 'boolean', describe: 'do not follow HTTP 3xx redirects of the target' })
-      .option('browser', { type: 'boolean', describe: 'render the target in a browser (Chromium); fetch(url, { playwright: true }) does the same in the console' }) as never,
+      .option('browser', { type: 'boolean', describe: 'render the target in a browser (Chromium); fetch(url, { playwright: true }) does the same in the console' })) as never,
   async handler({ args, settings, logBus, cwd, env, project }) {
     // The console's compilers (esbuild, acorn) load only for the shell, not for every seine command.
     const [{ ShellCrawler }, { ShellSession, loadSeineModule }, { chooseConsole }, { historyFileFor, runConsole }] = await Promise.all([
@@ -35,6 +38,8 @@ export const shellCommand = defineCommand<{ target?: string; spider?: string; re
       import('../../shell/console/start-console.js'),
     ]);
     const url = args.target === undefined ? null : targetUrl(args.target, cwd);
+    const wait = waitOption(args, 'shell');
+    if (wait !== null && args.target === undefined) throw new UsageError('--wait-for waits in the target page: give the target too, e.g. seine shell URL --wait-for SELECTOR', { command: 'shell' });
     // An unknown console is a mistake to report before anything is downloaded.
     const kind = chooseConsole({ env: env['SEINE_SHELL'], config: project?.config.sections['settings']?.['shell'] });
 
@@ -57,10 +62,14 @@ export const shellCommand = defineCommand<{ target?: string; spider?: string; re
       await engine.open();
       if (args.target !== undefined) {
         try {
-          await session.fetch(args.target, { redirect: args.redirect !== false, ...(args.browser === true ? { playwright: true } : {}) });
+          const redirect = args.redirect !== false;
+          // With --wait-for, a request that carries the wait; the session adds nothing to a Request that has its status meta.
+          await (wait === null
+            ? session.fetch(args.target, { redirect, ...(args.browser === true ? { playwright: true } : {}) })
+            : session.fetch(shellRequest(args.target, { redirect, cwd, meta: waitMeta(wait) })));
         } catch (error) {
           if (!(error instanceof ShellFetchError)) throw error;
-          const cause = (error.cause as Error | undefined)?.message ?? error.message;
+          const cause = (explainWaitFailure(error.cause, url!, wait) as Error | undefined)?.message ?? error.message;
           const hint = looksLikeBareFileName(args.target) || existsSync(resolve(cwd, args.target)) ? ` — to open a local file, write it as a path: ./${args.target}` : '';
           throw new ShellFetchError(`${cause}${hint}`, { cause: error });
         }
