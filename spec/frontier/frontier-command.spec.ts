@@ -127,7 +127,7 @@ describe('seine frontier', () => {
     site.reset();
     const again = await startWorker('run2.jsonl').done;
     expect(again.status).toBe(0);
-    expect(again.stderr).toContain('start() already ran for this crawl');
+    expect(again.stderr).toContain('INFO: This crawl has finished (nothing queued or in flight): start() already ran, so this worker fetches nothing (`seine frontier tree clear` discards it so that the next run starts over)\n');
     expect(pagesFetched()).toBe(0);
 
     const cleared = await frontier('clear');

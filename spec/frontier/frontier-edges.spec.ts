@@ -120,7 +120,22 @@ describe('the shared frontier when things go wrong', () => {
     const again = await runCrawl(Tree, shared());
     expect(again.reason).toBe('finished');
     expect(site.hits).toEqual([]);
-    expect(again.lines).toContain('start() already ran for this crawl: taking requests from the shared queue (`seine frontier tree clear` starts the crawl over)');
+    expect(again.lines).toContain('This crawl has finished (nothing queued or in flight): start() already ran, so this worker fetches nothing (`seine frontier tree clear` discards it so that the next run starts over)');
+  }, 60_000);
+
+  it('a worker that joins a crawl in progress says so, with what is left, and helps finish it', async () => {
+    const Tree = treeSpider();
+    const settings = shared({ DOWNLOAD_DELAY: 0.01, RANDOMIZE_DOWNLOAD_DELAY: false });
+    const first = runCrawl(Tree, settings);
+    // start() has run once the start URL's page is in: its links are queued.
+    while (site.hits.length < 3) await new Promise((resolve) => setTimeout(resolve, 5));
+    const second = await runCrawl(Tree, settings);
+    const results = [await first, second];
+    const joined = second.lines.find((line) => line.startsWith('Joining a crawl in progress'));
+    expect(joined).toMatch(/^Joining a crawl in progress \(queued: \d+, in flight: \d+\): another worker ran start\(\); this worker takes requests from the shared queue \(`seine frontier tree clear` would discard the shared crawl so that the next run starts over\)$/);
+    expect(joined).not.toMatch(/queued: 0, in flight: 0/);
+    expect(second.lines.some((line) => line.startsWith('This crawl has finished'))).toBe(false);
+    expect(numbers(results.flatMap((result) => result.items))).toEqual(everyPage());
   }, 60_000);
 
   it('Redis unreachable at the start: the run fails at once with one line that says where, and fetches nothing', async () => {

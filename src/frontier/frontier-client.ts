@@ -195,6 +195,12 @@ export class FrontierClient {
     return { state: state as 'done' | 'busy' | 'mine', count: Number(count) };
   }
 
+  /** Requests queued and leased now: whether a crawl whose start() ran is still going. */
+  async pending(): Promise<{ queued: number; leases: number }> {
+    const [queued, leases] = await Promise.all([this.redis.hget(`${this.prefix}meta`, 'queued'), this.redis.zcard(`${this.prefix}leases`)]);
+    return { queued: Number(queued ?? 0) || 0, leases: Number(leases) };
+  }
+
   async recordStart(worker: string, count: number, done: boolean): Promise<void> {
     await this.#scripts.seineRecordStart(this.prefix, worker, count, done ? '1' : '0');
   }

@@ -15,6 +15,7 @@ import { toExportValue } from '../feeds/export-value.js';
 import { bloomOffsets } from './bloom.js';
 import { FrontierClient, type FrontierCounts, type PushEntry } from './frontier-client.js';
 import { frontierSettings, type FrontierSettings } from './frontier-settings.js';
+import { joinMessage } from './join-message.js';
 
 /** The shared frontier's logger. */
 export const FRONTIER_LOGGER = 'seine.frontier';
@@ -153,11 +154,7 @@ export class RedisScheduler {
       if (claim.count > 0) this.#logger.info(`Taking over start() from a worker that stopped: skipping its first ${claim.count} outputs`);
     } else {
       this.#startOffset = Number.POSITIVE_INFINITY;
-      this.#logger.info(
-        claim.state === 'done'
-          ? `start() already ran for this crawl: taking requests from the shared queue (\`seine frontier ${this.#crawler.spider.name} clear\` starts the crawl over)`
-          : 'Another worker is running start(): taking requests from the shared queue',
-      );
+      this.#logger.info(joinMessage(this.#crawler.spider.name, claim.state === 'done' ? { state: 'done', ...(await this.#client.pending()) } : { state: 'busy' }));
     }
     this.#renewTimer = setInterval(() => this.#renew(), Math.max(200, Math.floor(leaseMs / 3)));
     this.#renewTimer.unref();
