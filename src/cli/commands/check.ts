@@ -8,6 +8,7 @@ import { ContractError, contractName, type ContractClass } from '../../spider-co
 import { BUILTIN_CONTRACTS } from '../../spider-contracts/default-contracts.js';
 import { ContractReport } from '../../spider-contracts/contract-report.js';
 import { SourceDocs, testedMethods } from '../../spider-contracts/tested-methods.js';
+import { reportTypeCheck } from '../../project/type-check.js';
 import { runContractChecks } from '../check-contracts.js';
 import { defineCommand } from '../command.js';
 import { cmdlineSettings } from '../run-crawl.js';
@@ -17,6 +18,7 @@ interface CheckArgs {
   spider?: string[];
   list?: boolean;
   verbose?: boolean;
+  typecheck?: boolean;
 }
 
 /** SPIDER_CONTRACTS_BASE merged with SPIDER_CONTRACTS, by the `@name` each class answers to. */
@@ -37,6 +39,8 @@ function contractRegistry(settings: Settings): Map<string, ContractClass> {
  * `seine check [spider…]`: runs the contracts in the spiders' callback doc
  * comments (Scrapy's check command) and reports them as a test run on
  * stderr; exit status 1 when any failed. `-l` lists the tested callbacks.
+ * First it type-checks the project with the project's own TypeScript
+ * compiler, when it has one (`--no-typecheck` skips that).
  */
 export const checkCommand = defineCommand<CheckArgs>({
   name: 'check',
@@ -47,7 +51,10 @@ export const checkCommand = defineCommand<CheckArgs>({
     parser
       .positional('spider', { type: 'string', array: true, describe: 'the spiders to check (default: all of them)' })
       .option('list', { alias: 'l', type: 'boolean', describe: 'only list contracts, without checking them' })
-      .option('verbose', { alias: 'v', type: 'boolean', describe: 'print contract tests for all spiders' }) as never,
+      .option('verbose', { alias: 'v', type: 'boolean', describe: 'print contract tests for all spiders' })
+      // yargs reads `--no-typecheck` as `typecheck: false`; declared under both names so the help shows the one users type.
+      .option('typecheck', { type: 'boolean', hidden: true })
+      .option('no-typecheck', { type: 'boolean', describe: "skip the type check with the project's TypeScript compiler" }) as never,
   async handler({ args, settings, logBus, cwd, stdout, stderr, project: opened }) {
     const project = requireProject(opened, cwd);
     const spiders = await loadSpiders(project);
@@ -78,6 +85,8 @@ export const checkCommand = defineCommand<CheckArgs>({
       return unloaded();
     }
 
+    // Spiders load with their types stripped, so only this catches a misspelt field (type-check.ts).
+    const typed = args.typecheck === false || (await reportTypeCheck(root, cwd, stderr));
     const report = new ContractReport(stderr, args.verbose === true);
     // Spiders may tell a check from a crawl, as with Scrapy's SCRAPY_CHECK.
     const previous = process.env['SEINE_CHECK'];
@@ -95,6 +104,6 @@ export const checkCommand = defineCommand<CheckArgs>({
       else process.env['SEINE_CHECK'] = previous;
     }
     report.finish((performance.now() - started) / 1000);
-    return unloaded() === 0 && report.successful ? 0 : 1;
+    return unloaded() === 0 && report.successful && typed ? 0 : 1;
   },
 });
