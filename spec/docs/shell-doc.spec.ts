@@ -40,9 +40,9 @@ function blocks(): string[] {
 
 describe('docs/shell.md', () => {
   it('the opening session shows what the ts console shows', async () => {
-    const session = blocks().find((b) => b.startsWith('$ seine shell'))!;
+    const session = blocks().find((b) => b.startsWith('$ npx seine shell'))!;
     const [command, ...shown] = onOurSite(session).trimEnd().split('\n');
-    const args = command!.replace(/^\$ seine /, '').split(' ').map((a) => a.replace(/^'|'$/g, ''));
+    const args = command!.replace(/^\$ npx seine /, '').split(' ').map((a) => a.replace(/^'|'$/g, ''));
     const t = new Terminal(args, { cwd: home, env: { HOME: home } });
     try {
       await t.waitFor(/seine> $/);
@@ -65,7 +65,7 @@ describe('docs/shell.md', () => {
   it('the -c example prints what the page shows', async () => {
     const example = blocks().find((b) => b.includes(' -c '))!;
     const [command, ...shown] = onOurSite(example).trimEnd().split('\n');
-    const line = command!.replace(/^\$ seine /, `node ${join(ROOT, 'bin', 'seine.js')} `);
+    const line = command!.replace(/^\$ npx seine /, `node ${join(ROOT, 'bin', 'seine.js')} `);
     const { stdout } = await promisify(execFile)('bash', ['-c', line], { cwd: home, env: { ...process.env, HOME: home }, encoding: 'utf8' });
     expect(stdout.trimEnd().split('\n')).toEqual(shown);
   }, 30_000);
@@ -74,7 +74,7 @@ describe('docs/shell.md', () => {
     const script = blocks().find((b) => b.startsWith('$ printf'))!;
     const lines = onOurSite(script).trimEnd().split('\n');
     const end = lines.findIndex((line) => !line.endsWith('\\')) + 1;
-    const command = lines.slice(0, end).join('\n').replace(/^\$ /, '').replaceAll('seine shell', `node ${join(ROOT, 'bin', 'seine.js')} shell`);
+    const command = lines.slice(0, end).join('\n').replace(/^\$ /, '').replaceAll('npx seine shell', `node ${join(ROOT, 'bin', 'seine.js')} shell`);
     // Not execFileSync: the demo site answers from this very process.
     const { stdout: output } = await promisify(execFile)('bash', ['-c', command], { cwd: home, env: { ...process.env, HOME: home }, encoding: 'utf8' });
     expect(output.trimEnd().split('\n')).toEqual(lines.slice(end));

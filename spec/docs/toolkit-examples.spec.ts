@@ -22,14 +22,14 @@ function docExamples(page: string): Map<string, string> {
   return new Map([...doc.matchAll(/```ts\n\/\/ example: ([\w-]+)\n([\s\S]*?)```/g)].map((m) => [m[1]!, m[2]!]));
 }
 
-/** The `$ seine …` sessions of a page's plain code blocks: each command with the output shown under it. */
+/** The `$ npx seine …` sessions of a page's plain code blocks: each command with the output shown under it. */
 function shownSessions(page: string): Array<{ command: string; output: string }> {
   const doc = readFileSync(join(ROOT, 'docs', page), 'utf8');
   const sessions: Array<{ command: string; output: string }> = [];
-  for (const block of doc.matchAll(/```\n(\$ seine [\s\S]*?)```/g)) {
-    for (const part of block[1]!.split(/^(?=\$ seine )/m)) {
+  for (const block of doc.matchAll(/```\n(\$ npx seine [\s\S]*?)```/g)) {
+    for (const part of block[1]!.split(/^(?=\$ npx seine )/m)) {
       const [command, ...output] = part.split('\n');
-      sessions.push({ command: command!.slice(2), output: output.join('\n') });
+      sessions.push({ command: command!.slice('$ npx '.length), output: output.join('\n') });
     }
   }
   return sessions;
@@ -198,7 +198,7 @@ describe('docs/pipelines.md and docs/middlewares.md', () => {
   it('pipelines: the feed and the log lines the page shows', async () => {
     const { items, stderr } = await runExample('pipelines.md', 'pipelines');
     const doc = readFileSync(join(ROOT, 'docs', 'pipelines.md'), 'utf8');
-    const session = /```\n\$ seine runspider books\.ts -O books\.json\n([\s\S]*?)\$ cat books\.json\n([\s\S]*?)```/.exec(doc)!;
+    const session = /```\n\$ npx seine runspider books\.ts -O books\.json\n([\s\S]*?)\$ cat books\.json\n([\s\S]*?)```/.exec(doc)!;
     expect(items).toEqual(JSON.parse(session[2]!));
     for (const line of session[1]!.split('\n').filter((l) => l !== '' && l !== '…')) {
       expect(stderr).toContain(`${line}\n`);
