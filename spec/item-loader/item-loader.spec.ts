@@ -66,6 +66,12 @@ describe('ItemLoader', () => {
     expect(new SelectJmes('items[?price > `10`].name').process({ items: [{ name: 'a', price: 5 }, { name: 'b', price: 12 }] })).toEqual(['b']);
   });
 
+  it('MapCompose keeps every value of a processor that returns 200,000 of them (no argument spread)', () => {
+    const values = new MapCompose((n: number) => Array.from({ length: n }, (_, i) => i)).process([200_000]);
+    expect(values).toHaveLength(200_000);
+    expect(values[199_999]).toBe(199_999);
+  });
+
   it('takes processors among the functions of MapCompose and Compose (values from itemloaders 1.0.6)', () => {
     expect(new MapCompose(JSON.parse, new SelectJmes('a.b')).process(['{"a": {"b": 1}}', '{"a": {"b": [2, 3]}}', '{}'])).toEqual([1, 2, 3]);
     expect(new Compose(new TakeFirst(), (s: string) => s.toUpperCase()).process(['', 'x', 'y'])).toBe('X');

@@ -437,7 +437,7 @@ export class RedisScheduler {
       // Leased while this worker began to close: straight back to the queue, for the others.
       const ids = reply.leased.map((entry) => entry.id);
       if (ids.length > 0 && !this.#closed) this.#track(this.#client.release(this.worker, false, ids).then((released) => this.#crawler.stats.inc('frontier/leases_released', released)));
-      else if (ids.length > 0) this.#lateLeases.push(...ids);
+      else for (const id of ids) this.#lateLeases.push(id);
       return;
     }
     for (const { id, json } of reply.leased) {

@@ -75,7 +75,8 @@ export class MapCompose implements Processor {
       const next: unknown[] = [];
       for (const value of current) {
         try {
-          next.push(...argToList(runProcessor(fn, value, context)));
+          // A loop, not push(...list): a processor may return a list of 200,000 values, more than a call's arguments can hold.
+          for (const out of argToList(runProcessor(fn, value, context))) next.push(out);
         } catch (error) {
           throw failed('MapCompose', processorName(fn), value, error);
         }

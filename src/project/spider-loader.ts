@@ -40,7 +40,7 @@ export function sourceFiles(dir: string): string[] {
   const files: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory() && entry.name !== 'node_modules' && !entry.name.startsWith('.')) files.push(...sourceFiles(path));
+    if (entry.isDirectory() && entry.name !== 'node_modules' && !entry.name.startsWith('.')) for (const file of sourceFiles(path)) files.push(file);
     else if (entry.isFile() && isSourceFile(entry.name)) files.push(path);
   }
   return files;
