@@ -6,17 +6,25 @@
  * percent-encoded here (safe_url_string does that afterwards). Throws
  * UrlSplitError where Python raises ValueError (an unbalanced `[` in the host).
  */
-import { urlparse, urlunparse } from '../http/url/urlsplit.js';
+import { urlparse, urlunparse, type ParseResult } from '../http/url/urlsplit.js';
 
 const USES_RELATIVE = new Set(['', 'ftp', 'http', 'gopher', 'nntp', 'imap', 'wais', 'file', 'https', 'shttp', 'mms',
   'prospero', 'rtsp', 'rtspu', 'sftp', 'svn', 'svn+ssh', 'ws', 'wss']);
 const USES_NETLOC = new Set(['', 'ftp', 'http', 'gopher', 'nntp', 'telnet', 'imap', 'wais', 'file', 'mms', 'https', 'shttp',
   'snews', 'prospero', 'rtsp', 'rtspu', 'rsync', 'svn', 'svn+ssh', 'sftp', 'nfs', 'git', 'git+ssh', 'ws', 'wss']);
 
+// A page's links are all joined to the same one or two bases: the last base's parts are kept (read-only below).
+let lastBase = '';
+let lastBaseParts: ParseResult | null = null;
+
 export function pythonUrljoin(base: string, url: string): string {
   if (base === '') return url;
   if (url === '') return base;
-  const b = urlparse(base);
+  if (base !== lastBase || lastBaseParts === null) {
+    lastBaseParts = urlparse(base);
+    lastBase = base;
+  }
+  const b = lastBaseParts;
   const u = urlparse(url);
   const scheme = u.scheme === '' ? b.scheme : u.scheme;
   let { netloc, path, params, query } = u;

@@ -7,6 +7,14 @@ import { Spider, spiderClassName } from '../contracts/spider.js';
 import { SpiderDefinitionError } from '../contracts/spider-errors.js';
 import type { CompiledRule, ProcessLinks, ProcessRequest, Rule, RuleCallback } from './rule.js';
 
+// Making and scheduling a followed request costs about 25 µs (measured with 200,000 queued), so 2,000 of them are ~50 ms.
+const REQUESTS_PER_SLICE = 2000;
+
+/** setImmediate, not a resolved promise: only a macrotask lets timers and I/O run. */
+function turnOfTheLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 /**
  * A spider that follows links by rules (Scrapy's CrawlSpider). Each
  * response of a start URL goes to `parseStartUrl` and has its links
@@ -77,16 +85,27 @@ export class CrawlSpider extends Spider {
    * (InvalidUrlError, e.g. `http://exa mple.com/`) is logged and counted
    * (skipInvalidLink) and the page's other links are followed. Scrapy makes
    * the request and its download fails, silently with the rule's errback.
+   *
+   * A huge page is handled in slices with a turn of the event loop between
+   * them (timers, downloads and Ctrl-C go on: 200,000 links are seconds of
+   * work); a page of fewer than a slice's links never waits.
    */
-  protected *requestsToFollow(response: Response): Iterable<Request> {
+  protected async *requestsToFollow(response: Response): AsyncIterable<Request> {
     if (response.kind !== 'html') return;
     const seen = new Set<string>();
     const rules = this.compiledRules();
     for (let index = 0; index < rules.length; index++) {
       const compiled = rules[index]!;
-      const links = compiled.rule.linkExtractor.extractLinks(response).filter((link) => !seen.has(link.key()));
+      const links: Link[] = [];
+      let slices = 0;
+      for (const slice of compiled.rule.linkExtractor.extractLinkSlices(response)) {
+        if (slices++ > 0) await turnOfTheLoop();
+        for (const link of slice) if (!seen.has(link.key())) links.push(link);
+      }
       const processed = compiled.processLinks === null ? links : compiled.processLinks.call(this, links);
+      let made = 0;
       for (const link of processed) {
+        if (++made % REQUESTS_PER_SLICE === 0) await turnOfTheLoop();
         seen.add(link.key());
         let request: Request;
         try {
