@@ -110,9 +110,13 @@ describe('re() pattern strings as Python reads them', () => {
     expect(list().reFirst('(?i)bar')).toBe('bar');
   });
 
-  it('an invalid pattern, or a flag JavaScript lacks, is a BadArgumentError naming the pattern', () => {
+  it("takes (?x) as Python's verbose flag: re('(?x)F oo  # comment') is parsel's ['Foo']", () => {
+    expect(list().re('(?x)F oo  # comment')).toEqual(['Foo']);
+  });
+
+  it('an invalid pattern, or a flag Python refuses for text, is a BadArgumentError naming the pattern', () => {
     expect(() => list().re('(')).toThrow(BadArgumentError);
-    expect(() => list().re('(')).toThrow(/^re\(\) needs the pattern as a regular expression, got "\(": Invalid regular expression/);
-    expect(() => list().re('(?x)a b')).toThrow('re() needs the pattern as a regular expression, got "(?x)a b": the inline flag (?x) has no JavaScript counterpart');
+    expect(() => list().re('(')).toThrow('re() needs the pattern as a regular expression, got "(": Invalid regular expression: Unterminated group');
+    expect(() => list().re('(?L)foo')).toThrow('re() needs the pattern as a regular expression, got "(?L)foo": the (?L) flag only applies to bytes patterns');
   });
 });

@@ -18,6 +18,7 @@
  * was measured.
  */
 import { createRequire } from 'node:module';
+import { END, START } from './python-regex.js';
 
 interface Re2Match extends Array<string | undefined> {
   index: number;
@@ -71,8 +72,6 @@ export interface LinearRegex {
   all(s: string, fallback: RegExp): Array<Re2Match | RegExpExecArray>;
 }
 
-const START = '(?<![\\s\\S])';
-const END = '(?![\\s\\S])';
 const DOLLAR = `(?=\\n?${END})`;
 const MULTILINE_DOLLAR = `(?=\\n|${END})`;
 const MULTILINE_CARET = `(?:${START}|(?<=\\n))`;

@@ -21,8 +21,12 @@ const WORD = '\\p{L}\\p{N}_';
 const SPACE = '\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
 const WORD_BOUNDARY = `(?:(?<=[${WORD}])(?![${WORD}])|(?<![${WORD}])(?=[${WORD}]))`;
 const NOT_WORD_BOUNDARY = `(?:(?<=[${WORD}])(?=[${WORD}])|(?<![${WORD}])(?![${WORD}]))`;
-const START = '(?<![\\s\\S])';
-const END = '(?![\\s\\S])';
+// Patterns never get JavaScript's `m` flag, so `^` and `$` are the start and end of the input, as Python's \A and \Z.
+// A lookbehind `(?<![\s\S])` said the same but let V8 try every position: `^\w+` on a 100 KB text took 420 µs, `^` 0.2 µs.
+export const START = '^';
+export const END = '$';
+// Python's word characters, to tell whether an atom next to \b or \B always matches one.
+const WORD_CHAR = /^[\p{L}\p{N}_]$/u;
 const SYNTAX_CHARS = '^$\\.*+?()[]{}|/';
 // Characters that must be escaped inside a `v`-flag class (syntax characters and reserved punctuators).
 const CLASS_ESCAPED = SYNTAX_CHARS + '&-!#%,:;<=>@`~';
@@ -81,6 +85,8 @@ export function translatePythonRegex(pattern: string): TranslatedRegex {
   let rangeStart = false;
   let rangeEnd = false;
   const n = pattern.length;
+  // The last atom outside a class always matches one word character (`k`, `\w`, `\d`): \b after it needs only a lookahead.
+  let lastWord = false;
   while (i < n) {
     const c = pattern[i]!;
     if (verbose && !inClass) {
@@ -94,14 +100,17 @@ export function translatePythonRegex(pattern: string): TranslatedRegex {
       }
     }
     if (c === '\\') {
-      const [text, length, single] = translateEscape(pattern, i, inClass);
+      const [text, length, single] = translateEscape(pattern, i, inClass, !inClass && lastWord, verbose);
       out += text;
+      lastWord = !inClass && (pattern[i + 1] === 'w' || pattern[i + 1] === 'd');
       i += length;
       classStart = false;
       rangeStart = single && !rangeEnd;
       rangeEnd = false;
       continue;
     }
+    // Only an atom that always matches one word character counts: a `+` keeps it, `?` `*` `{` may remove it.
+    lastWord = (lastWord && c === '+') || (!inClass && WORD_CHAR.test(c));
     if (inClass) {
       if (c === ']' && !classStart) {
         inClass = false;
@@ -205,6 +214,28 @@ export function translatePythonRegex(pattern: string): TranslatedRegex {
   return { source: out, flags: ignoreCase ? 'iv' : 'v', groupNames };
 }
 
+/**
+ * \b or \B at `pattern[at]` as the cheapest exact lookaround: next to an
+ * atom that always matches one word character, one side is known, so one
+ * lookaround says it. V8 runs the two-sided form at every position of the
+ * input: `\bstock\b` on a 100 KB page took 1,160 µs with it, 80 µs with
+ * `(?<![…])stock(?![…])` (JavaScript's ASCII `\b`: 120 µs).
+ */
+function boundary(pattern: string, at: number, afterWord: boolean, verbose: boolean, ifAfter: string, ifBefore: string, general: string): string {
+  if (afterWord) return ifAfter;
+  if (verbose) return general; // spaces and comments may stand between \b and the next atom
+  let next = at + 2;
+  const c = pattern[next];
+  if (c === undefined) return general;
+  if (c === '\\') {
+    if (pattern[next + 1] !== 'w' && pattern[next + 1] !== 'd') return general;
+    next += 2;
+  } else if (WORD_CHAR.test(c)) next += 1;
+  else return general;
+  const quantifier = pattern[next];
+  return quantifier === '?' || quantifier === '*' || quantifier === '{' ? general : ifBefore;
+}
+
 function classChar(ch: string): string {
   return CLASS_ESCAPED.includes(ch) ? '\\' + ch : ch;
 }
@@ -214,7 +245,7 @@ function classChar(ch: string): string {
  * the length consumed, and whether it stands for one character (a possible
  * range bound inside a class).
  */
-function translateEscape(pattern: string, at: number, inClass: boolean): [string, number, boolean] {
+function translateEscape(pattern: string, at: number, inClass: boolean, afterWord = false, verbose = false): [string, number, boolean] {
   const d = pattern[at + 1];
   if (d === undefined) throw new PythonRegexError('bad escape (end of pattern)');
   switch (d) {
@@ -231,10 +262,11 @@ function translateEscape(pattern: string, at: number, inClass: boolean): [string
     case 'S':
       return [`[^${SPACE}]`, 2, false];
     case 'b':
-      return inClass ? ['\\x08', 2, true] : [WORD_BOUNDARY, 2, false];
+      if (inClass) return ['\\x08', 2, true];
+      return [boundary(pattern, at, afterWord, verbose, `(?![${WORD}])`, `(?<![${WORD}])`, WORD_BOUNDARY), 2, false];
     case 'B':
       if (inClass) throw new PythonRegexError('bad escape \\B');
-      return [NOT_WORD_BOUNDARY, 2, false];
+      return [boundary(pattern, at, afterWord, verbose, `(?=[${WORD}])`, `(?<=[${WORD}])`, NOT_WORD_BOUNDARY), 2, false];
     case 'A':
       return [START, 2, false];
     case 'Z':
