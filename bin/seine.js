@@ -7,10 +7,14 @@ const argv = process.argv.slice(2);
 
 // `seine list | head -1`: the reader has gone, so nothing more can be shown;
 // stop quietly as other command-line tools do instead of a stack trace.
-process.stdout.on('error', (error) => {
+// A `-o -` feed listens too: it stops that feed and lets the crawl close its
+// other feeds (src/feeds/stdout-storage.ts), so its errors are left to it.
+const onStdoutError = (error) => {
+  if (process.stdout.listenerCount('error') > 1) return;
   if (error?.code === 'EPIPE') process.exit(0);
   throw error;
-});
+};
+process.stdout.on('error', onStdoutError);
 
 async function load(path) {
   try {

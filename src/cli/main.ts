@@ -30,6 +30,7 @@ import { topLevelUsage } from './usage.js';
 import { openProject, type Project } from '../project/project.js';
 import { UsageError } from './usage-error.js';
 import { usageErrorFromYargs } from './yargs-errors.js';
+import { maskUrlCredentials } from '../url-credentials.js';
 
 export interface CliIo {
   readonly stdout?: TextWriter;
@@ -138,7 +139,11 @@ function seineErrorCode(error: unknown): string | undefined {
   return typeof error.code === 'string' && error.code.startsWith('SEINE_') ? error.code : undefined;
 }
 
-function reportError(error: unknown, stderr: TextWriter, settings: Settings | undefined): number {
+function reportError(error: unknown, stderr: { write(text: string): unknown }, settings: Settings | undefined): number {
+  return reportErrorTo({ write: (text: string) => stderr.write(maskUrlCredentials(text)) }, error, settings);
+}
+
+function reportErrorTo(stderr: { write(text: string): unknown }, error: unknown, settings: Settings | undefined): number {
   const code = seineErrorCode(error);
   if (code !== undefined && isErrorLike(error)) {
     const hint = (error as { hint?: unknown }).hint;

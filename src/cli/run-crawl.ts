@@ -84,6 +84,18 @@ export function cmdlineSettings(settings: Settings): Record<string, unknown> {
   return cmdline;
 }
 
+/**
+ * The exit status of a crawl that ran to its end: 1 when a feed lost items
+ * (a write failed mid-crawl, or it could not be stored at close: each one
+ * ERROR line, counted in `feedexport/failed_count/<storage>`), else 0. The
+ * data is what a crawl is for, so a script running it must see this; a
+ * `-o - | head` whose reader left is not a failure.
+ */
+export function crawlExitStatus(crawler: Pick<CrawlerImpl, 'stats'>): number {
+  const stats = crawler.stats.getAll();
+  return Object.keys(stats).some((key) => key.startsWith('feedexport/failed_count/') && Number(stats[key]) > 0) ? 1 : 0;
+}
+
 /** Runs the crawl to its end and returns its crawler (its stats, its finish reason). */
 export async function runCrawl({ spiderClass, args, feeds, settings, projectSettings, customSettings, logBus, reconfigureLog, spiderFile }: RunCrawlOptions): Promise<CrawlerImpl> {
   const spiderArgs = parseSpiderArgs(args.a ?? []);

@@ -227,10 +227,23 @@ export class CrawlerImpl implements Crawler {
       }
     }
     // Feeds open before any request is made, so a feed that cannot be written fails the run first.
+    // Standard output's reader is slow: the crawl pauses until the pipe drains (not when the user paused it already,
+    // whose pause is theirs to end). When every feed has stopped (a full disk, `-o - | head`), the crawl stops too.
+    let heldForStdout = false;
     feeds = new FeedExporter(resolveFeeds(s, this.options.feeds), {
       spider: this.spider,
       logger: this.logBus.getLogger('seine.extensions.feedexport'),
       stats: this.stats,
+      backpressure: (full) => {
+        if (full && this.#state?.paused === false) {
+          heldForStdout = true;
+          this.#state.pause();
+        } else if (!full && heldForStdout) {
+          heldForStdout = false;
+          this.#state?.resume();
+        }
+      },
+      noFeedsLeft: (reason) => this.close(reason),
     });
     const state = new EngineState(s, this.spider, this, scheduler, slots, fetch, downloaderMws, spiderMws, pipelines, {
       maxActive: s.getInt('CONCURRENT_REQUESTS'),

@@ -23,13 +23,15 @@ export class FeedOptionError extends SeineError {
   }
 }
 
-/** A feed file that cannot be opened or written (a missing folder, no permission). */
+/** A feed file that cannot be opened or written (a missing folder, no permission, a full disk). */
 export class FeedError extends SeineError {
   static readonly code = 'SEINE_FEED';
   constructor(
     path: string,
     /** What went wrong, without the path and the advice: what a mid-crawl ERROR line quotes. */
     readonly reason: string,
+    /** The system's code when a write failed (`ENOSPC`, `EPIPE`): EPIPE on standard output is its reader leaving, not a failure. */
+    readonly systemCode?: string,
   ) {
     super(FeedError.code, `Cannot write the feed '${path}': ${reason} (check that the folder exists and is writable, or choose another -o/-O path)`);
   }

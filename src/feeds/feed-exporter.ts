@@ -12,6 +12,13 @@
  * opened, or a feed that cannot be stored at close (its folder was removed,
  * a FEED_EXPORTERS class throws in finish) is one ERROR line naming the
  * feed and the reason, and the other feeds go on; `close()` never throws.
+ *
+ * A feed whose storage fails to write (a full disk, EFBIG, a closed pipe)
+ * stops there: one ERROR line names it and the cause, it is finished
+ * (a JSON array gets its `]`) and stored with the items written before,
+ * and it gets no more items. Standard output whose reader has gone
+ * (EPIPE, `-o - | head`) stops the same way, quietly (INFO), as Unix tools
+ * do. When no feed is left, `noFeedsLeft` is told, so the crawl can stop.
  */
 import { existsSync, statSync, truncateSync } from 'node:fs';
 import type { Logger } from '../log/index.js';
@@ -55,6 +62,11 @@ class FeedSlot {
     if (feed.storeEmpty) this.start();
   }
 
+  /** Whether the opening bytes (`[`, a header) were written. */
+  get started(): boolean {
+    return this.#started;
+  }
+
   start(): void {
     if (this.#started) return;
     this.storage.write(call(this.exporter, 'start', () => this.exporter.start()));
@@ -81,11 +93,25 @@ export interface FeedExporterOptions {
   stats?: Pick<StatsCollector, 'inc'>;
   /** The clock for `%(time)s` / `%(batch_time)s` (tests). */
   now?: () => Date;
+  /** Standard output's backpressure: true when its buffer is full, false once drained (the crawl pauses meanwhile). */
+  backpressure?: (full: boolean) => void;
+  /**
+   * Called once when every feed has stopped mid-crawl: `feed_error` if one
+   * failed, `stdout_closed` if standard output's reader left.
+   */
+  noFeedsLeft?: (reason: 'feed_error' | 'stdout_closed') => void;
+}
+
+/** Standard output whose reader has gone (`-o - | head`): the end of the feed, not a failure. */
+function readerGone(slot: FeedSlot, error: FeedError): boolean {
+  return slot.storage.kind === 'StdoutFeedStorage' && error.systemCode === 'EPIPE';
 }
 
 export class FeedExporter {
   #slots: FeedSlot[] = [];
   #closed = false;
+  /** Feeds that stopped mid-crawl because a write failed (EPIPE on standard output excluded). */
+  #writeFailures = 0;
   /** Every local file opened for appending, by absolute path: what fileSizes() reports. */
   readonly #appendFiles = new Map<string, FeedStorage>();
 
@@ -108,15 +134,23 @@ export class FeedExporter {
 
   #openSlot(feed: ResolvedFeed, batchId: number): FeedSlot {
     const uri = expandFeedUri(feed.uri, uriParams(this.options.spider, batchId, this.options.now?.()));
+    let slot: FeedSlot | undefined;
     const storage = openStorage(uri, {
       overwrite: feed.overwrite,
       format: feed.format,
       warn: (message) => this.options.logger.warning(message),
       info: (message) => this.options.logger.info(message),
+      stdout: {
+        ...(this.options.backpressure === undefined ? {} : { backpressure: this.options.backpressure }),
+        // Standard output fails after the write returned (the pipe's reader left while bytes waited).
+        failed: (error) => {
+          if (slot !== undefined) this.#stopSlot(slot, error);
+        },
+      },
     });
     try {
       const exporter = new feed.exporter({ encoding: feed.encoding, fields: feed.fields, indent: feed.indent, feed: feed.uri });
-      const slot = new FeedSlot(feed, uri, batchId, storage, exporter);
+      slot = new FeedSlot(feed, uri, batchId, storage, exporter);
       if (storage.appendPath !== undefined) this.#appendFiles.set(storage.appendPath, storage);
       return slot;
     } catch (error) {
@@ -148,6 +182,41 @@ export class FeedExporter {
   }
 
   /**
+   * Stops a feed whose storage could not write: finishes it with what it
+   * holds (a JSON array closed by `]`; if even that fails, a temporary file
+   * is dropped and the old target kept), logs one line, and takes it out of
+   * the feeds. Does nothing for a feed already stopped or after close().
+   */
+  #stopSlot(slot: FeedSlot, error: FeedError): void {
+    const index = this.#slots.indexOf(slot);
+    if (this.#closed || index < 0) return;
+    this.#slots.splice(index, 1);
+    let kept: string;
+    try {
+      // Not even the opening `[` went in: an empty file must not replace the old one.
+      if (!slot.started) throw error;
+      slot.finish();
+      slot.storage.close();
+      kept = slot.itemCount === 0 ? 'nothing was written to it' : `it keeps the ${slot.itemCount} items written before`;
+    } catch {
+      slot.storage.abort();
+      kept = slot.storage.kind === 'FileFeedStorage' && slot.feed.overwrite && (slot.feed.format === 'json' || slot.feed.format === 'xml')
+        ? `its ${slot.itemCount} items are lost and the file is as it was before the crawl`
+        : `it ends with the last of the ${slot.itemCount} items written before`;
+    }
+    const left = this.#slots.length > 0 ? 'the other feeds go on' : 'no feed is left, so the crawl stops';
+    if (readerGone(slot, error)) {
+      // No count: items still queued for the pipe when the reader left were counted but never read.
+      this.options.logger.info(`Standard output was closed by its reader: stopped writing the ${slot.feed.format} feed ${slot.uri}; ${left}`);
+    } else {
+      this.#writeFailures++;
+      this.options.stats?.inc(`feedexport/failed_count/${slot.storage.kind}`);
+      this.options.logger.error(`Feed ${slot.uri} could not be written (${error.reason}): stopped writing it; ${kept}; ${left}`);
+    }
+    if (this.#slots.length === 0) this.options.noFeedsLeft?.(this.#writeFailures > 0 ? 'feed_error' : 'stdout_closed');
+  }
+
+  /**
    * Writes `item` to every feed that accepts it; a full batch is closed and
    * the next one opened. A feed that fails on the item logs one ERROR and
    * the others still get it; a batch that cannot be opened ends that feed.
@@ -161,6 +230,12 @@ export class FeedExporter {
         if (!slot.feed.accepts(item)) continue;
         slot.exportItem(item);
       } catch (error) {
+        if (error instanceof FeedError) {
+          // The storage failed, not the exporter: the feed stops (one line), it does not fail item after item.
+          this.#stopSlot(slot, error);
+          i--;
+          continue;
+        }
         this.options.logger.error(`Error exporting an item to the ${slot.feed.format} feed ${slot.uri}: ${reasonOf(error)}`);
         continue;
       }

@@ -1,8 +1,10 @@
 /**
- * Where a feed's bytes go: a local file or standard output, written with
- * synchronous writes so that an item handed to the feed is on disk before
- * the next one is scraped (Ctrl-C or a crash loses nothing already
- * exported). A JSON or XML feed that overwrites is written to a temporary
+ * Where a feed's bytes go: a local file, written with synchronous writes so
+ * that an item handed to the feed is on disk before the next one is scraped
+ * (Ctrl-C or a crash loses nothing already exported), or standard output
+ * (stdout-storage.ts, a stream that waits for a slow reader). Each write is
+ * one whole item: a write that fails part-way (a full disk) is cut back to
+ * where the item began, so the file ends with the last whole item. A JSON or XML feed that overwrites is written to a temporary
  * file in the same folder (`.<name>.<pid>.seine-tmp`) and renamed over the
  * target on close: until the closing `]` is written, the old file stays
  * whole and no reader sees a truncated array. A run that is killed leaves
@@ -10,11 +12,12 @@
  * the process it is named after is gone. Line formats (JSON Lines, CSV) are
  * written in place, so every complete line survives a kill.
  */
-import { closeSync, existsSync, fstatSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FeedError } from './feed-errors.js';
 import { isStdout } from './feed-settings.js';
+import { openStdoutStorage, systemReason, type StdoutStorageOptions } from './stdout-storage.js';
 
 export interface FeedStorage {
   /** Scrapy's storage class name, for the `feedexport/success_count/<name>` stat. */
@@ -30,15 +33,29 @@ export interface FeedStorage {
   size(): number;
 }
 
-function writeAll(fd: number, bytes: Buffer, path: string): void {
+/**
+ * Writes one item's bytes; in a regular file at `start` (its size before
+ * them). A write that fails part-way there (ENOSPC, EFBIG) is cut back to
+ * `start`, so no half item is left; truncating needs no free space. A FIFO
+ * or a device (`start` null) is written where it stands: what its reader
+ * got is beyond recall. (The descriptor is a blocking one from openSync:
+ * EAGAIN cannot happen here.)
+ */
+function writeAll(fd: number, bytes: Buffer, path: string, start: number | null): void {
   let offset = 0;
-  while (offset < bytes.length) {
-    try {
-      offset += writeSync(fd, bytes, offset);
-    } catch (error) {
-      // A pipe that is full (stdout to a slow reader) says EAGAIN; try again rather than lose the item.
-      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw new FeedError(path, (error as Error).message);
+  try {
+    // At an explicit position: after a cut-back the descriptor's own offset would leave a hole (with 'a', Linux appends anyway).
+    while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset, start === null ? null : start + offset);
+  } catch (error) {
+    if (offset > 0 && start !== null) {
+      try {
+        ftruncateSync(fd, start);
+      } catch {
+        // Cutting back cannot fail on a regular file we hold open; if it did, the write's own error is the one to report.
+      }
     }
+    const { reason, code } = systemReason(error);
+    throw new FeedError(path, reason, code);
   }
 }
 
@@ -52,6 +69,8 @@ export interface OpenStorageOptions {
   warn: (message: string) => void;
   /** Called with the line to log when temporary files of interrupted runs were removed. */
   info?: (message: string) => void;
+  /** Standard output only: its backpressure and its failures that arrive after the write. */
+  stdout?: StdoutStorageOptions;
 }
 
 export function feedFilePath(uri: string): string {
@@ -131,9 +150,7 @@ function closeFailure(uri: string, folder: string, fallback: string): FeedError 
 }
 
 export function openStorage(uri: string, options: OpenStorageOptions): FeedStorage {
-  if (isStdout(uri)) {
-    return { kind: 'StdoutFeedStorage', write: (bytes) => writeAll(1, bytes, uri), close: () => undefined, abort: () => undefined, size: () => 0 };
-  }
+  if (isStdout(uri)) return openStdoutStorage(uri, options.stdout);
   checkFeedFolder(uri);
   const path = feedFilePath(uri);
   const removed = removeStaleTempFiles(path);
@@ -155,7 +172,9 @@ export function openStorage(uri: string, options: OpenStorageOptions): FeedStora
     throw new FeedError(uri, (error as Error).message);
   }
   // Counted, not stat'ed: with JOBDIR, size() is read at every request's acknowledgement.
-  let size = fstatSync(fd).size;
+  const opened = fstatSync(fd);
+  let size = opened.size;
+  const regular = opened.isFile();
   const release = (): void => {
     const closing = fd;
     fd = -1;
@@ -165,7 +184,7 @@ export function openStorage(uri: string, options: OpenStorageOptions): FeedStora
     kind: 'FileFeedStorage',
     appendPath: options.overwrite ? undefined : resolve(path),
     write: (bytes) => {
-      writeAll(fd, bytes, uri);
+      writeAll(fd, bytes, uri, regular ? size : null);
       size += bytes.length;
     },
     size: () => size,

@@ -8,6 +8,7 @@ import { escapeAjax, isPlainUrl, safeUrlString } from './url/safe-url-string.js'
 import { UrlSplitError } from './url/urlsplit.js';
 import type { RequestMeta } from './request-meta.js';
 import { blameCaller } from '../errors/caller-stack.js';
+import { maskUrlCredentials } from '../url-credentials.js';
 
 /** What a callback may give back: items (plain objects) and Requests, in any of the forms docs/spiders.md lists. */
 export type Item = Record<string, unknown> | object;
@@ -255,9 +256,9 @@ export class Request {
     return requestToCurl(this);
   }
 
-  /** `<GET http://…>`, as in Scrapy's logs. */
+  /** `<GET http://…>`, as in Scrapy's logs, with a password in the URL masked (`user:***@`). */
   toString(): string {
-    return `<${this.method} ${this.url}>`;
+    return `<${this.method} ${maskUrlCredentials(this.url)}>`;
   }
 
   [Symbol.for('nodejs.util.inspect.custom')](): string {

@@ -10,6 +10,7 @@ import { linkOf, linksOfList, type FollowTarget } from './follow-target.js';
 import { encodingName } from './text-decoding.js';
 import { encodeBinary } from './url/encode-text.js';
 import { defaultLogBus } from '../log/log-bus.js';
+import { maskUrlCredentials } from '../url-credentials.js';
 
 export type { FollowTarget } from './follow-target.js';
 
@@ -298,9 +299,9 @@ export class Response {
     return this.replace();
   }
 
-  /** `<200 http://…>`, as in Scrapy's logs. */
+  /** `<200 http://…>`, as in Scrapy's logs, with a password in the URL masked (`user:***@`). */
   toString(): string {
-    return `<${this.status} ${this.url}>`;
+    return `<${this.status} ${maskUrlCredentials(this.url)}>`;
   }
 
   [Symbol.for('nodejs.util.inspect.custom')](): string {

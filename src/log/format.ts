@@ -9,6 +9,7 @@ import { LOG_LEVELS } from '../settings/log-levels.js';
 import type { LogEvent } from './log-event.js';
 import { formatDate } from './strftime.js';
 import { isError } from '../value-kinds.js';
+import { maskUrlCredentials } from '../url-credentials.js';
 
 export const DEFAULT_LOG_FORMAT = '%(asctime)s [%(name)s] %(levelname)s: %(message)s';
 export const DEFAULT_LOG_DATEFORMAT = '%Y-%m-%d %H:%M:%S';
@@ -182,5 +183,6 @@ export function formatLogLine(event: LogEvent, options: LogFormatOptions = {}): 
     line += typeof part === 'string' ? part : render(record[part.attribute](), part);
   }
   const error = errorText(event);
-  return error === undefined ? line : `${line}\n${error}`;
+  // The one place every written log line passes: a URL's password never reaches a log file (docs/security.md).
+  return maskUrlCredentials(error === undefined ? line : `${line}\n${error}`);
 }

@@ -6,6 +6,12 @@
  *
  * Writes are synchronous, like Python's handlers: lines keep their order
  * with other output and none is lost when the process exits right after.
+ *
+ * A LOG_FILE that stops taking lines (a full disk) is said once on the
+ * stream (stderr), and the crawl goes on: its data is in the feeds, and a
+ * log is not worth losing them for. From then on the ERROR and CRITICAL
+ * lines go to the stream, so a failure later in the crawl is still seen.
+ * (Before, the write threw inside the subscriber: the log stopped, silently.)
  */
 import { closeSync, writeSync } from 'node:fs';
 import { openPrivateFileSync } from '../private-files.js';
@@ -94,6 +100,17 @@ function openLogFile(file: string, append: boolean): number {
   }
 }
 
+/** writeSync may take part of a buffer (a disk filling up): the rest follows, or the error says why not. */
+function writeWhole(fd: number, bytes: Buffer): void {
+  for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
+}
+
+/** `ENOSPC: no space left on device`, without Node's `, write`. */
+function systemMessage(error: unknown): string {
+  const message = (error as { message?: unknown } | null)?.message;
+  return (typeof message === 'string' ? message : String(error)).replace(/, write$/, '');
+}
+
 /**
  * Writes `events$` per `options` until the returned subscription is
  * unsubscribed (which also closes LOG_FILE). A LOG_FILE that cannot be opened
@@ -107,12 +124,23 @@ export function attachLogSink(
   if (!options.enabled) return new Subscription();
   const threshold = LOG_LEVELS[options.level];
   const lineOptions = { format: options.format, dateFormat: options.dateFormat, shortNames: options.shortNames };
-  let write: (line: string) => void;
+  let write: (line: string, event: LogEvent) => void;
   let close = (): void => {};
   if (options.file !== null) {
-    const fd = openLogFile(options.file, options.append);
-    write = (line) => {
-      writeSync(fd, Buffer.from(`${line}\n`, options.encoding));
+    const file = options.file;
+    const fd = openLogFile(file, options.append);
+    let broken = false;
+    write = (line, event) => {
+      if (!broken) {
+        try {
+          writeWhole(fd, Buffer.from(`${line}\n`, options.encoding));
+          return;
+        } catch (error) {
+          broken = true;
+          stream.write(`seine: Cannot write the log file '${file}' (${systemMessage(error)}): the crawl goes on without its log; its ERROR and CRITICAL lines follow here\n`);
+        }
+      }
+      if (LOG_LEVELS[event.level] >= LOG_LEVELS.ERROR) stream.write(`${line}\n`);
     };
     close = () => closeSync(fd);
   } else {
@@ -122,7 +150,7 @@ export function attachLogSink(
   }
   const subscription = events$
     .pipe(filter((event) => LOG_LEVELS[event.level] >= threshold))
-    .subscribe((event) => write(formatLogLine(event, lineOptions)));
+    .subscribe((event) => write(formatLogLine(event, lineOptions), event));
   subscription.add(close);
   return subscription;
 }

@@ -1,5 +1,5 @@
 import { defineCommand } from '../command.js';
-import { parseFeedOptions, runCrawl, withCrawlOptions, type CrawlOptionArgs } from '../run-crawl.js';
+import { crawlExitStatus, parseFeedOptions, runCrawl, withCrawlOptions, type CrawlOptionArgs } from '../run-crawl.js';
 import { loadSpider, requireProject } from '../../project/project.js';
 import { resolveCustomSettings } from '../../project/project-settings.js';
 
@@ -22,7 +22,7 @@ export const crawlCommand = defineCommand<CrawlOptionArgs & { spider: string }>(
     logger.debug(`Running spider ${found.name} from ${found.file}`);
     const own = found.spiderClass.customSettings;
     const customSettings = own === undefined ? undefined : await resolveCustomSettings(project.config, own);
-    await runCrawl({ spiderClass: found.spiderClass, args, feeds, settings, projectSettings: { ...project.settings }, customSettings, logBus, reconfigureLog, spiderFile: found.file });
-    return 0;
+    const crawler = await runCrawl({ spiderClass: found.spiderClass, args, feeds, settings, projectSettings: { ...project.settings }, customSettings, logBus, reconfigureLog, spiderFile: found.file });
+    return crawlExitStatus(crawler);
   },
 });

@@ -1,6 +1,6 @@
 import { loadSpiderFile, spiderName } from '../../project/load-module.js';
 import { defineCommand } from '../command.js';
-import { parseFeedOptions, parseSpiderArgs, runCrawl, withCrawlOptions } from '../run-crawl.js';
+import { crawlExitStatus, parseFeedOptions, parseSpiderArgs, runCrawl, withCrawlOptions } from '../run-crawl.js';
 
 /**
  * `seine runspider <file.ts>`: loads a TypeScript spider file with no build
@@ -19,7 +19,6 @@ export const runspiderCommand = defineCommand<{ file: string; a?: string[]; o?: 
     const feeds = parseFeedOptions(args); // formats are checked at the crawl's start, once customSettings are known
     const [spiderClass] = await loadSpiderFile(args.file, cwd);
     logger.debug(`Running spider ${spiderName(spiderClass) ?? '?'} from ${args.file}`);
-    await runCrawl({ spiderClass: spiderClass!, args, feeds, settings, logBus, reconfigureLog, spiderFile: args.file });
-    return 0;
+    return crawlExitStatus(await runCrawl({ spiderClass: spiderClass!, args, feeds, settings, logBus, reconfigureLog, spiderFile: args.file }));
   },
 });
