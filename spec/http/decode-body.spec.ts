@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
 import { decodeBody, declaredEncoding, detectEncoding } from '../../src/http/decode-body.js';
 import { decodeText, encodingName } from '../../src/http/text-decoding.js';
@@ -81,9 +83,39 @@ describe('decodeBody: which encoding wins', () => {
     expect(detectEncoding(body, 'text/html; charset=utf-8', 'sjis')).toEqual({ encoding: 'shift_jis', bomLength: 0 });
   });
 
-  it('falls back to UTF-8, replacing malformed bytes with U+FFFD', () => {
-    expect(decodeBody(bytes('ok \xff end'), null)).toEqual({ text: 'ok \ufffd end', encoding: 'utf-8' });
-    expect(decodeBody(Buffer.alloc(0), null)).toEqual({ text: '', encoding: 'utf-8' });
+});
+
+// Recorded from Scrapy 2.8 by scripts/record-encoding-fixtures.py (HtmlResponse, TextResponse and XmlResponse agree).
+const scrapy = JSON.parse(readFileSync(fileURLToPath(new URL('../fixtures/http/encodings.json', import.meta.url)), 'utf8')) as {
+  cases: Array<{ name: string; body: string; contentType: string | null; encoding: string; text: string }>;
+};
+// seine names encodings as WHATWG does; Scrapy as Python does.
+const WHATWG_NAME: Record<string, string> = { cp1252: 'windows-1252', 'utf-8': 'utf-8' };
+
+describe('decodeBody: a body with no usable charset, as Scrapy infers it (ascii, utf-8, then cp1252)', () => {
+  it.each(scrapy.cases.map((c) => [c.name, c] as const))('%s', (_name, c) => {
+    expect(decodeBody(Buffer.from(c.body, 'hex'), c.contentType)).toEqual({ text: c.text, encoding: WHATWG_NAME[c.encoding] });
+  });
+
+  it("reads latin-1 bytes sent without a charset as windows-1252: 'Jérôme', not 'J\ufffdr\ufffdme'", () => {
+    expect(decodeBody(bytes('<p>J\xe9r\xf4me caf\xe9 \xfcber</p>'), 'text/html')).toEqual({ text: '<p>Jérôme café über</p>', encoding: 'windows-1252' });
+  });
+
+  it('names pure ASCII windows-1252, as Scrapy names it cp1252', () => {
+    expect(detectEncoding(bytes('<p>plain</p>'), null)).toEqual({ encoding: 'windows-1252', bomLength: 0 });
+  });
+});
+
+describe('decodeBody: deliberate differences from Scrapy (docs/coming-from-scrapy.md)', () => {
+  it('decodes windows-1252 bytes 0x81, 0x8D, 0x8F, 0x90, 0x9D as U+0081… as browsers do, where Scrapy gives U+FFFD', () => {
+    const undefinedInCp1252 = bytes('a\x81b\x8dc\x8fd\x90e\x9df \x80');
+    expect(decodeBody(undefinedInCp1252, 'text/html; charset=windows-1252').text).toBe('a\u0081b\u008dc\u008fd\u0090e\u009df €');
+    expect(decodeBody(undefinedInCp1252, 'text/html; charset=iso-8859-1').text).toBe('a\u0081b\u008dc\u008fd\u0090e\u009df €');
+  });
+
+  it('keeps the latin-1 letters of an undeclared body holding one of those bytes, where Scrapy falls back to ascii and loses them all', () => {
+    // Scrapy 2.8: encoding 'ascii', text 'a\ufffdb\ufffdc\ufffdd\ufffde\ufffdf \ufffd'.
+    expect(decodeBody(bytes('a\x81b\x8dc\x8fd\x90e\x9df \xe9'), null)).toEqual({ text: 'a\u0081b\u008dc\u008fd\u0090e\u009df é', encoding: 'windows-1252' });
   });
 });
 

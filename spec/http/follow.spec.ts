@@ -2,6 +2,8 @@
  * urljoin / follow / followAll. Expected URLs for the Shift_JIS page were
  * printed by Scrapy 2.8 (HtmlResponse.follow) with /usr/bin/python3.
  */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
 import { Request } from '../../src/http/request.js';
 import { Response, setInvalidLinkHandler } from '../../src/http/response.js';
@@ -232,5 +234,38 @@ describe('follow(target, callback, options)', () => {
     expect(all.map((request) => [request.url, request.callback, request.cbKwargs])).toEqual([['http://example.com/base/dir/page-2.html', parseItem, { page: 3 }]]);
     // Options alone still work, and a callback in the options too.
     expect(response.follow('x.html', { callback: parse, cbKwargs: { a: 1 } }).cbKwargs).toEqual({ a: 1 });
+  });
+});
+
+// Recorded from Scrapy 2.8 by scripts/record-encoding-fixtures.py: response.follow(href).url on pages that declare no charset.
+const undeclared = JSON.parse(readFileSync(fileURLToPath(new URL('../fixtures/http/encodings.json', import.meta.url)), 'utf8')) as {
+  cases: Array<{ name: string; body: string; contentType: string | null; follow: Record<string, string> }>;
+};
+
+describe('follow on a page that declares no charset, as Scrapy', () => {
+  const cases = undeclared.cases.flatMap((c) => Object.entries(c.follow).map(([href, url]) => [c.name, href, url, c] as const));
+  it.each(cases)('on a %s page, follow(%j) is %s', (_name, href, url, c) => {
+    const response = new Response({ url: 'http://example.com/page', headers: c.contentType === null ? {} : { 'Content-Type': c.contentType }, body: Buffer.from(c.body, 'hex') });
+    expect(response.follow(href).url).toBe(url);
+  });
+
+  it("writes an ASCII page's link to ?q=caf&eacute; as %E9 (windows-1252), as Scrapy and browsers do", () => {
+    const response = new Response({ url: 'http://example.com/page', body: Buffer.from('<p><a href="/search?q=caf&eacute;">x</a></p>') });
+    expect(response.encoding).toBe('windows-1252');
+    expect(response.follow(response.css('a::attr(href)').get()!).url).toBe('http://example.com/search?q=caf%E9');
+    expect(response.follow(response.css('a::attr(href)').get()!).encoding).toBe('windows-1252');
+  });
+});
+
+describe('urljoin of a backslash: a deliberate difference from Scrapy (docs/coming-from-scrapy.md)', () => {
+  const page = () => new Response({ url: 'http://example.com/page', body: Buffer.from('<p>x</p>') });
+
+  it('reads a backslash as a slash, as browsers do (Scrapy keeps it: http://example.com/a%5Cb)', () => {
+    expect(page().urljoin('a\\b')).toBe('http://example.com/a/b');
+    expect(page().follow('/dir\\sub/').url).toBe('http://example.com/dir/sub/');
+  });
+
+  it('so \\\\host\\path leads to that host, where a browser goes (Scrapy: http://example.com/\\\\other.example\\x)', () => {
+    expect(page().urljoin('\\\\other.example\\x')).toBe('http://other.example/x');
   });
 });

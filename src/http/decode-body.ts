@@ -1,15 +1,14 @@
 /**
- * Response body → text by the WHATWG rules, in this order: a byte order
- * mark, the encoding the response was constructed with, the Content-Type
- * charset, a `<meta charset>` / `<meta http-equiv="Content-Type">` or XML
- * declaration in the first 1,024 bytes, then UTF-8. Labels are WHATWG's
- * (`latin1` and `iso-8859-1` mean windows-1252, `sjis` means shift_jis);
- * an unknown label is skipped, as browsers skip it.
- *
- * Scrapy differs in the last step: with nothing declared it tries ASCII,
- * UTF-8, then cp1252 on the body. seine follows the brief's WHATWG order.
+ * Response body → text, in this order: a byte order mark, the encoding the
+ * response was constructed with, the Content-Type charset, a
+ * `<meta charset>` / `<meta http-equiv="Content-Type">` or XML declaration
+ * in the first 1,024 bytes, then what the bytes are (`inferredEncoding`).
+ * Labels are WHATWG's (`latin1` and `iso-8859-1` mean windows-1252, `sjis`
+ * means shift_jis); an unknown label is skipped, as browsers skip it.
  */
+import { isAscii, isUtf8 } from 'node:buffer';
 import { decodeText, encodingName } from './text-decoding.js';
+import { MAX_TEXT_LENGTH } from './text-limit.js';
 
 export { responseKind, type ResponseKind } from './response-kind.js';
 
@@ -59,11 +58,26 @@ export interface DetectedEncoding {
   bomLength: number;
 }
 
+/**
+ * The encoding of a body that declares none, as Scrapy's TextResponse infers
+ * it (it tries ascii, utf-8, then cp1252): UTF-8 when the bytes are UTF-8
+ * with some non-ASCII, windows-1252 otherwise — also for pure ASCII, where
+ * it decides how `follow()` writes a non-ASCII query (`?q=caf%E9`); browsers
+ * fall back to windows-1252 too. So `Jérôme` sent in latin-1 without a
+ * charset reads `Jérôme`, not `J�r�me`. Node's checks are native:
+ * both together take ~12 µs on a 100 KB page. A body too long to become a
+ * string (text-limit.ts) is not scanned: it is never decoded.
+ */
+export function inferredEncoding(body: Uint8Array): string {
+  if (body.length > MAX_TEXT_LENGTH) return 'utf-8';
+  return !isAscii(body) && isUtf8(body) ? 'utf-8' : 'windows-1252';
+}
+
 /** The encoding to decode `body` with; `explicit` is an encoding the response was constructed with. */
 export function detectEncoding(body: Uint8Array, contentType: string | null, explicit: string | null = null): DetectedEncoding {
   const bom = bomEncoding(body);
   if (bom !== null) return { encoding: bom[0], bomLength: bom[1] };
-  const encoding = (explicit === null ? null : encodingName(explicit)) ?? charsetOf(contentType) ?? declaredEncoding(body) ?? 'utf-8';
+  const encoding = (explicit === null ? null : encodingName(explicit)) ?? charsetOf(contentType) ?? declaredEncoding(body) ?? inferredEncoding(body);
   return { encoding, bomLength: 0 };
 }
 

@@ -21,8 +21,8 @@
  *   - `<meta charset="…">` after the base when the encoding came from the
  *     Content-Type header, which the file loses, and the body does not
  *     declare the same one itself (no BOM, no matching `<meta>` in its first
- *     1,024 bytes). An encoding seine only guessed (UTF-8 by default) is not
- *     written down: the browser's own guess is as good.
+ *     1,024 bytes). An encoding seine only inferred from the bytes (UTF-8
+ *     or windows-1252) is not written down: the browser's own guess is as good.
  * Comments and the raw text of script, style, textarea and title elements
  * are hidden from the search, so `<head>` in a comment or in a script's
  * string is never taken for the tag.
