@@ -72,6 +72,18 @@ for a in TAGS:
         inside = any(anc.tag == a for anc in bs[-1].iterancestors())
         if not inside:
             closers.append(b)
+    # A <head> or <body> start tag is itself dropped or merged, so whether it
+    # closed A shows in where the content after it went.
+    for b in ('head', 'body'):
+        if a == 'head':
+            root = parse('<html><head><%s><title>y</title>' % b)
+            marker = root.xpath('//title')[0]
+        else:
+            root = parse('<body><div><%s><%s>y' % (a, b))
+            text = root.xpath('//text()[.="y"]')[0]
+            marker = text.getparent().getparent() if text.is_tail else text.getparent()
+        if a not in [marker.tag] + [anc.tag for anc in marker.iterancestors()]:
+            closers.append(b)
     if closers:
         closed_by[a] = closers
 
@@ -97,5 +109,12 @@ for n, el in zip(names, decoded):
     text = el.text or ''
     if text != '&%s;' % n:
         table[n] = text
+# Elements lxml's serializer writes without an end tag when they have no
+# children: the void elements, and those libxml2's element table marks
+# saveEndTag (li) -- htmlNodeDumpFormatOutput. Asked of every tag above.
+bare = [t for t in TAGS if etree.tostring(etree.Element(t), method='html', encoding='unicode') == '<%s>' % t]
+print('/** Elements serialized without an end tag when they have no children (`<li></li>` is written `<li>`). */')
+print('export const NO_END_TAG_WHEN_EMPTY: ReadonlySet<string> = new Set(%s);' % json.dumps(bare))
+
 print('/** Named character references, decoded only with a trailing semicolon (as libxml2 does). */')
 print('export const NAMED_ENTITIES: ReadonlyMap<string, string> = new Map(%s);' % json.dumps(sorted(table.items()), ensure_ascii=True))

@@ -1,4 +1,5 @@
 import { NAMED_ENTITIES } from './html-rules.generated.js';
+import { isXmlChar } from './xml-chars.js';
 
 /**
  * Decodes character references the way lxml's HTML parser (libxml2 2.9) does,
@@ -18,6 +19,36 @@ export function decodeHtmlEntities(raw: string): string {
     return String.fromCodePoint(code);
   });
 }
+
+/**
+ * Text as libxml2's HTML parser stores it: like decodeHtmlEntities, but a
+ * reference to a character XML does not allow (`&#1;`, `&#xFFFE;`) is
+ * dropped.
+ */
+export function decodeHtmlText(raw: string): string {
+  if (raw.indexOf('&') === -1) return raw;
+  return raw.replace(REFERENCE, (whole, hex: string | undefined, dec: string | undefined, name: string | undefined) => {
+    if (name !== undefined) return NAMED_ENTITIES.get(name) ?? whole;
+    const code = hex !== undefined ? parseInt(hex, 16) : parseInt(dec!, 10);
+    return isXmlChar(code) ? String.fromCodePoint(code) : '';
+  });
+}
+
+/**
+ * An attribute value as libxml2's HTML parser stores it: a reference to a
+ * character XML does not allow (`&#1;`, `&#0;`, `&#xD800;`) ends the value
+ * there (`a="x&#1;y"` is `x`).
+ */
+export function decodeHtmlAttribute(raw: string): string {
+  if (raw.indexOf('&#') !== -1) {
+    for (const match of raw.matchAll(NUMERIC_REFERENCE)) {
+      const code = match[1] !== undefined ? parseInt(match[1], 16) : parseInt(match[2]!, 10);
+      if (!isXmlChar(code)) return decodeHtmlEntities(raw.slice(0, match.index));
+    }
+  }
+  return decodeHtmlEntities(raw);
+}
+const NUMERIC_REFERENCE = /&#(?:[xX]([0-9a-fA-F]+)|([0-9]+))/g;
 
 const XML_PREDEFINED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 const XML_REFERENCE = /&(?:#x([0-9a-fA-F]+)|#([0-9]+)|([A-Za-z_][\w.-]*));/g;

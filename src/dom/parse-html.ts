@@ -1,6 +1,8 @@
 import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
 import { ATTRIBUTE, COMMENT, DOCUMENT, DomNode, ELEMENT, PROCESSING_INSTRUCTION, TEXT, fitChildren, parseLikeParsel } from './node.js';
-import { decodeHtmlEntities } from './decode-entities.js';
+import { decodeHtmlAttribute, decodeHtmlText } from './decode-entities.js';
+import { isValidAttributeName, readBadAttribute } from './bad-attribute-names.js';
+import { dropNonXmlChars, hasNonXmlChars } from './xml-chars.js';
 import { CLOSED_BY, RAW_TEXT_ELEMENTS, VOID_ELEMENTS } from './html-rules.generated.js';
 import { BOOLEAN_ATTRIBUTES } from './html-vocabulary.js';
 import { pythonStrip } from './python-strip.js';
@@ -34,7 +36,7 @@ const WHITESPACE_ONLY = /^[ \t\n\r\f]*$/;
 const COMPACT_FROM = 1_000_000;
 /** Shared by every tag without attributes; never written to. */
 const NO_ATTRIBUTES: DomNode[] = [];
-const ATTRIBUTE_NAME_START = /^[A-Za-z_:.]/;
+const QUOTES = ['', '', "'", '"']; // by htmlparser2's QuoteType
 
 class HtmlTreeBuilder implements TokenizerCallbacks {
   readonly doc = new DomNode(DOCUMENT, '', '');
@@ -43,6 +45,13 @@ class HtmlTreeBuilder implements TokenizerCallbacks {
   private readonly open = new Map<string, number>();
   private sawHead = false;
   private sawBody = false;
+  /**
+   * A DOCTYPE was seen (anywhere). libxml2 then puts a DTD node first in the
+   * document, and an element that starts when nothing is open (content
+   * after </html>) becomes a second top-level <html> instead of going into
+   * the first (SAX2's startElement adds it to the document's first child).
+   */
+  private sawDoctype = false;
   /** Discarded html/head/body start tags whose end tags must be ignored too. */
   private discarded = 0;
   private text = '';
@@ -62,16 +71,25 @@ class HtmlTreeBuilder implements TokenizerCallbacks {
    * lives for one callback, and save a third of the heap of a 20 MB one.
    */
   private readonly compact: boolean;
+  /** The page holds a character libxml2 drops from text (xml-chars.ts); almost none do. */
+  private readonly controls: boolean;
   private attrName = '';
   private attrValue = '';
   /** A start tag (and maybe an attribute) still open when the input ends: libxml2 keeps it. */
   private tagOpen = false;
   private attrOpen = false;
+  private attrNameStart = 0;
   private attrNameEnd = 0;
   tokenizer: Tokenizer | undefined;
 
   constructor(private readonly source: string) {
     this.compact = source.length >= COMPACT_FROM;
+    this.controls = hasNonXmlChars(source);
+  }
+
+  /** Text without the characters libxml2 drops; looked for only when the page has any (one scan of the page, not one per node). */
+  private clean(text: string): string {
+    return this.controls ? dropNonXmlChars(text) : text;
   }
 
   // --- tokenizer callbacks -------------------------------------------------
@@ -90,6 +108,7 @@ class HtmlTreeBuilder implements TokenizerCallbacks {
     this.attrName = this.compact ? this.name(start, end, false) : this.source.slice(start, end).toLowerCase();
     this.attrValue = '';
     this.attrOpen = true;
+    this.attrNameStart = start;
     this.attrNameEnd = end;
   }
   onattribdata(start: number, end: number): void {
@@ -97,11 +116,21 @@ class HtmlTreeBuilder implements TokenizerCallbacks {
   }
   onattribend(quote: number, _end: number): void {
     this.attrOpen = false;
-    const name = this.attrName;
-    if (!ATTRIBUTE_NAME_START.test(name)) return; // libxml2 drops `="b"` and other nameless garbage
+    const source = this.source;
+    // libxml2 skips from a `/` that does not end the tag to the next blank: `v/w` is `v`.
+    if (source.charCodeAt(this.attrNameStart - 1) === 0x2f /* / */) return;
+    if (!isValidAttributeName(source, this.attrNameStart, this.attrNameEnd)) {
+      const rawName = source.slice(this.attrNameStart, this.attrNameEnd);
+      const value = quote === 0 ? null : this.attrValue;
+      for (const a of readBadAttribute(rawName, value, QUOTES[quote] ?? '')) this.addAttribute(a.name.toLowerCase(), a.value);
+      return;
+    }
+    this.addAttribute(this.attrName, quote === 0 ? null : this.attrValue);
+  }
+  private addAttribute(name: string, rawValue: string | null): void {
     for (const a of this.attrs) if (a.name === name) return; // the first of duplicated attributes wins
-    const valueless = quote === 0; // QuoteType.NoValue
-    const value = valueless ? (BOOLEAN_ATTRIBUTES.has(name) ? name : '') : decodeHtmlEntities(this.attrValue);
+    const valueless = rawValue === null;
+    const value = valueless ? (BOOLEAN_ATTRIBUTES.has(name) ? name : '') : decodeHtmlAttribute(rawValue);
     const attr = new DomNode(ATTRIBUTE, name, value);
     attr.valueless = valueless;
     if (this.attrs === NO_ATTRIBUTES) this.attrs = [];
@@ -129,18 +158,19 @@ class HtmlTreeBuilder implements TokenizerCallbacks {
     if (isDashComment && offset === 0 && !/--!?>$/.test(this.source.slice(0, end + 1))) {
       return; // a comment that never closes swallows the rest of the document, and libxml2 drops it
     }
-    this.appendNode(new DomNode(COMMENT, '', this.source.slice(start, end - offset)));
+    this.appendNode(new DomNode(COMMENT, '', this.clean(this.source.slice(start, end - offset))));
   }
   oncdata(start: number, end: number, offset: number): void {
     this.flushText();
     this.appendNode(new DomNode(COMMENT, '', `[CDATA[${this.source.slice(start, end - offset)}]]`));
   }
-  ondeclaration(): void {
+  ondeclaration(start: number): void {
     this.flushText(); // <!DOCTYPE …> is not a node in lxml's tree
+    if (/^doctype/i.test(this.source.slice(start, start + 7))) this.sawDoctype = true;
   }
   onprocessinginstruction(start: number, end: number): void {
     this.flushText();
-    const body = this.source.slice(start, end).replace(/^\?/, '');
+    const body = this.clean(this.source.slice(start, end)).replace(/^\?/, '');
     const match = /^([^\s?>]*)\s*([\s\S]*)$/.exec(body)!;
     this.appendNode(new DomNode(PROCESSING_INSTRUCTION, match[1]!, match[2]!));
   }
@@ -234,10 +264,10 @@ class HtmlTreeBuilder implements TokenizerCallbacks {
     return el;
   }
 
-  /** Where a new top-level element goes: the document, or (as libxml2 does after </html>) the first root. */
+  /** Where a new top-level element goes: the document's first child if that is an element (as libxml2 does after </html>), else the document. */
   private rootContainer(): DomNode {
-    const first = this.doc.children.find((c) => c.kind === ELEMENT);
-    return first ?? this.doc;
+    const first = this.doc.children[0];
+    return first !== undefined && first.kind === ELEMENT && !this.sawDoctype ? first : this.doc;
   }
 
   private autoClose(name: string): void {
@@ -311,11 +341,12 @@ class HtmlTreeBuilder implements TokenizerCallbacks {
   }
 
   private flushText(): void {
-    const raw = this.text;
-    if (raw === '') return;
+    if (this.text === '') return;
+    const raw = this.clean(this.text);
     this.text = '';
     const top0 = this.top();
-    const data = top0 !== undefined && RAW_TEXT_ELEMENTS.has(top0.name) ? raw : decodeHtmlEntities(raw);
+    const data = top0 !== undefined && RAW_TEXT_ELEMENTS.has(top0.name) ? raw : decodeHtmlText(raw);
+    if (data === '') return;
     if (WHITESPACE_ONLY.test(data)) {
       if (this.stack.length > 0) this.appendNode(new DomNode(TEXT, '', data));
       return; // whitespace outside any element is ignorable

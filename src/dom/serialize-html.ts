@@ -1,11 +1,13 @@
 import { COMMENT, DOCUMENT, ELEMENT, PROCESSING_INSTRUCTION, TEXT, type DomNode } from './node.js';
-import { VOID_ELEMENTS } from './html-rules.generated.js';
+import { NO_END_TAG_WHEN_EMPTY } from './html-rules.generated.js';
+import { dropC0Controls } from './xml-chars.js';
 import { BOOLEAN_ATTRIBUTES } from './html-vocabulary.js';
 
 /**
  * Serializes a node as lxml's `tostring(method='html', with_tail=False)` does
  * (libxml2's HTML serializer), which is what parsel's `get()` returns:
- * void elements without end tags, boolean attributes bare, URI attributes
+ * void elements and an empty `<li>` without end tags, boolean attributes
+ * bare, C0 controls left out of attribute values, URI attributes
  * %-escaped, quotes chosen by content, script/style content raw.
  */
 
@@ -49,7 +51,7 @@ function writeAttributes(el: DomNode): string {
   for (const attr of el.attrs) {
     out += ' ' + attr.name;
     if (attr.valueless || BOOLEAN_ATTRIBUTES.has(attr.name)) continue;
-    const escaped = escapeHtmlText(attr.data);
+    const escaped = escapeHtmlText(dropC0Controls(attr.data));
     out += '=' + quote(isUriAttribute(attr, el) ? uriEscape(escaped.replace(/^[ \t\n\r]+/, '')) : escaped);
   }
   return out;
@@ -85,7 +87,7 @@ function write(root: DomNode): string {
     // Enter `node`, an element or the document.
     if (node.kind === ELEMENT) {
       out += '<' + node.name + writeAttributes(node) + '>';
-      if (node.children.length === 0 && VOID_ELEMENTS.has(node.name)) {
+      if (node.children.length === 0 && NO_END_TAG_WHEN_EMPTY.has(node.name)) {
         if (open.length === 0) return out;
       } else {
         open.push(node);
