@@ -1,6 +1,7 @@
 import type { LogLevel } from '../log/index.js';
 import type { CrawlEvent } from '../contracts/events.js';
 import { pythonRepr } from '../selector/python-format.js';
+import { CircularReferenceError, itemFieldNames, toExportValue } from '../feeds/export-value.js';
 
 export interface LogLine {
   logger: string;
@@ -12,9 +13,20 @@ export interface LogLine {
 export function formatItem(item: unknown): string {
   try {
     return JSON.stringify(item) ?? String(item);
-  } catch {
-    return String(item);
+  } catch (error) {
+    // A circular item: printed as what the feeds say of it (the field path), not as [object Object].
+    return circularReferenceOf(item) ?? String(error);
   }
+}
+
+/** `circular reference at item.a.b` when converting `item` for a feed finds it contains itself; otherwise null. */
+function circularReferenceOf(item: unknown): string | null {
+  try {
+    for (const field of itemFieldNames(item, false)) toExportValue((item as Record<string, unknown>)[field], field);
+  } catch (error) {
+    if (error instanceof CircularReferenceError) return error.message;
+  }
+  return null;
 }
 
 function referer(headers: { get(name: string): string | null }): string {

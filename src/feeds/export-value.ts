@@ -41,8 +41,40 @@ export function hasField(item: unknown, name: string): boolean {
   return item !== null && typeof item === 'object' && Object.hasOwn(item, name) && (item as Record<string, unknown>)[name] !== undefined;
 }
 
-/** One value in Python's shapes: Sets and arrays become lists, Maps and objects dicts, Dates strings. */
-export function toExportValue(value: unknown): ExportValue {
+/** An item that contains itself: no feed can write it (JSON would never end), so every exporter refuses it alike. */
+export class CircularReferenceError extends Error {
+  constructor(readonly path: string) {
+    super(`circular reference at ${path}`);
+    this.name = 'CircularReferenceError';
+  }
+}
+
+/**
+ * One value in Python's shapes: Sets and arrays become lists, Maps and objects dicts, Dates strings.
+ * `field` names the value in a CircularReferenceError's path (`item.a.b`).
+ */
+export function toExportValue(value: unknown, field = 'value'): ExportValue {
+  try {
+    return convert(value, 0, null);
+  } catch (error) {
+    if (error !== TOO_DEEP) throw error;
+    // Deeper than any real item: converted again, now keeping the path, to find the cycle (or finish a deep value).
+    return convert(value, 0, { values: [], path: [`item.${field}`] });
+  }
+}
+
+// Tracking the containers on the way down made every item 4× slower (0.6 → 2.5 µs for a quotes item);
+// a depth count costs nothing, and only a value this deep pays for the tracking.
+const UNTRACKED_DEPTH = 100;
+const TOO_DEEP = Symbol('too deep');
+
+/** The containers being converted, outermost first, with the path to each: a cycle is a value already among them. */
+interface Ancestors {
+  values: object[];
+  path: string[];
+}
+
+function convert(value: unknown, depth: number, ancestors: Ancestors | null): ExportValue {
   if (value === null || value === undefined) return null;
   switch (typeof value) {
     case 'string':
@@ -56,17 +88,46 @@ export function toExportValue(value: unknown): ExportValue {
   }
   // Realm-independent checks: an item may be built in the shell's console, whose Date and Map are not ours.
   if (isDate(value)) return exportDate(value);
-  if (Array.isArray(value) || isSet(value)) return [...(value as Iterable<unknown>)].map(toExportValue);
   if (types.isUint8Array(value)) return Buffer.from(value).toString('utf8');
+  if (ancestors === null) {
+    if (depth > UNTRACKED_DEPTH) throw TOO_DEEP;
+    return convertContainer(value, depth, null);
+  }
+  if (ancestors.values.includes(value)) throw new CircularReferenceError(ancestors.path.join(''));
+  ancestors.values.push(value);
+  try {
+    return convertContainer(value, depth, ancestors);
+  } finally {
+    ancestors.values.pop();
+  }
+}
+
+function child(key: string, value: unknown, depth: number, ancestors: Ancestors | null): ExportValue {
+  if (ancestors === null) return convert(value, depth + 1, null);
+  ancestors.path.push(key);
+  try {
+    return convert(value, depth + 1, ancestors);
+  } finally {
+    ancestors.path.pop();
+  }
+}
+
+function convertContainer(value: object, depth: number, ancestors: Ancestors | null): ExportValue {
+  if (Array.isArray(value) || isSet(value)) {
+    const out: ExportValue[] = [];
+    let index = 0;
+    for (const inner of value as Iterable<unknown>) out.push(child(ancestors === null ? '' : `[${index++}]`, inner, depth, ancestors));
+    return out;
+  }
   if (isMap(value)) {
     const out: ExportObject = {};
-    for (const [key, inner] of value) setField(out, String(key), toExportValue(inner));
+    for (const [key, inner] of value) setField(out, String(key), child(ancestors === null ? '' : `.${String(key)}`, inner, depth, ancestors));
     return out;
   }
   // Objects that say how they serialize (URL, Decimal-like classes) are taken at their word.
-  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return toExportValue((value as { toJSON(): unknown }).toJSON());
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return child('', (value as { toJSON(): unknown }).toJSON(), depth, ancestors);
   const out: ExportObject = {};
-  for (const key of itemFieldNames(value, false)) setField(out, key, toExportValue((value as Record<string, unknown>)[key]));
+  for (const key of itemFieldNames(value, false)) setField(out, key, child(ancestors === null ? '' : `.${key}`, (value as Record<string, unknown>)[key], depth, ancestors));
   return out;
 }
 

@@ -24,6 +24,7 @@ import { existsSync, statSync, truncateSync } from 'node:fs';
 import type { Logger } from '../log/index.js';
 import type { StatsCollector } from '../contracts/crawler.js';
 import type { ItemExporter } from './exporters/index.js';
+import { CircularReferenceError } from './export-value.js';
 import { FeedError } from './feed-errors.js';
 import type { ResolvedFeed } from './feed-settings.js';
 import { checkFeedFolder, openStorage, type FeedStorage } from './feed-storage.js';
@@ -44,6 +45,8 @@ function call<T>(exporter: ItemExporter, method: 'start' | 'exportItem' | 'finis
   try {
     return run();
   } catch (error) {
+    // The item's fault, not the exporter's: said as itself (the field path), in every format alike.
+    if (error instanceof CircularReferenceError) throw error;
     throw new ExporterError(`${exporter.constructor.name}.${method}() threw ${reasonOf(error)}`);
   }
 }
@@ -200,9 +203,9 @@ export class FeedExporter {
       kept = slot.itemCount === 0 ? 'nothing was written to it' : `it keeps the ${slot.itemCount} items written before`;
     } catch {
       slot.storage.abort();
-      kept = slot.storage.kind === 'FileFeedStorage' && slot.feed.overwrite && (slot.feed.format === 'json' || slot.feed.format === 'xml')
-        ? `its ${slot.itemCount} items are lost and the file is as it was before the crawl`
-        : `it ends with the last of the ${slot.itemCount} items written before`;
+      const replaced = slot.storage.kind === 'FileFeedStorage' && slot.feed.overwrite && (slot.feed.format === 'json' || slot.feed.format === 'xml');
+      if (slot.itemCount === 0) kept = replaced ? 'nothing was written, and the file is as it was before the crawl' : 'nothing was written to it';
+      else kept = replaced ? `its ${slot.itemCount} items are lost, and the file is as it was before the crawl` : `it ends with the last of the ${slot.itemCount} items written before`;
     }
     const left = this.#slots.length > 0 ? 'the other feeds go on' : 'no feed is left, so the crawl stops';
     if (readerGone(slot, error)) {
@@ -223,6 +226,7 @@ export class FeedExporter {
    */
   exportItem(item: unknown): void {
     if (this.#closed) return;
+    let circular = false;
     // In place: the list changes only when a batch is full, not once per item.
     for (let i = 0; i < this.#slots.length; i++) {
       const slot = this.#slots[i]!;
@@ -234,6 +238,14 @@ export class FeedExporter {
           // The storage failed, not the exporter: the feed stops (one line), it does not fail item after item.
           this.#stopSlot(slot, error);
           i--;
+          continue;
+        }
+        if (error instanceof CircularReferenceError) {
+          // Counted once however many feeds refuse it, as Scrapy counts a dropped item (item_dropped_reasons_count/<Name>).
+          if (!circular) this.options.stats?.inc('item_dropped_count');
+          if (!circular) this.options.stats?.inc('item_dropped_reasons_count/CircularReferenceError');
+          circular = true;
+          this.options.logger.error(`Dropped an item from the ${slot.feed.format} feed ${slot.uri}: ${error.message}`);
           continue;
         }
         this.options.logger.error(`Error exporting an item to the ${slot.feed.format} feed ${slot.uri}: ${reasonOf(error)}`);

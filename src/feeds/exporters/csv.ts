@@ -57,15 +57,15 @@ export class CsvExporter implements ItemExporter {
   }
 
   exportItem(item: unknown): Buffer {
-    let text = '';
-    if (!this.#headerWritten) {
-      this.#headerWritten = true;
-      if (this.#fields === null || (Array.isArray(this.#fields) && this.#fields.length === 0)) this.#fields = itemFieldNames(item, true);
-      const fields = this.#fields;
-      text += this.#row(Array.isArray(fields) ? [...(fields as readonly string[])] : Object.values(fields as Record<string, string>));
-    }
-    text += this.#row(serializedFields(item, this.#fields, true, joinIfNeeded, '').map(([, value]) => cell(value)));
-    return encodeText(text, this.#encoding);
+    let fields = this.#fields;
+    if (!this.#headerWritten && (fields === null || (Array.isArray(fields) && fields.length === 0))) fields = itemFieldNames(item, true);
+    // The row before the header: an item that throws (a circular one) leaves the header to the next item.
+    const row = this.#row(serializedFields(item, fields, true, joinIfNeeded, '').map(([, value]) => cell(value)));
+    if (this.#headerWritten) return encodeText(row, this.#encoding);
+    this.#headerWritten = true;
+    this.#fields = fields;
+    const names = Array.isArray(fields) ? [...(fields as readonly string[])] : Object.values(fields as Record<string, string>);
+    return encodeText(this.#row(names) + row, this.#encoding);
   }
 
   finish(): Buffer {

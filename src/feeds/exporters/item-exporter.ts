@@ -51,7 +51,7 @@ export function serializedFields(
   const out: Array<[string, ExportValue]> = [];
   for (const [itemField, outputField] of pairs) {
     if (hasField(item, itemField)) {
-      out.push([outputField, serialize(toExportValue((item as Record<string, unknown>)[itemField]))]);
+      out.push([outputField, serialize(toExportValue((item as Record<string, unknown>)[itemField], itemField))]);
     } else if (includeEmpty) {
       out.push([outputField, defaultValue]);
     }

@@ -31,10 +31,11 @@ export class JsonExporter implements ItemExporter {
   }
 
   exportItem(item: unknown): Buffer {
+    const indent = this.#options.indent !== null && this.#options.indent > 0 ? this.#options.indent : null;
+    // Converted before the separator is spent: an item that throws (a circular one) leaves the array valid.
+    const data = pythonJsonDumps(Object.fromEntries(serializedFields(item, this.#options.fields, false)), { ensureAscii: this.#setup.ensureAscii, indent });
     const separator = this.#first ? '' : ',' + this.#newline();
     this.#first = false;
-    const indent = this.#options.indent !== null && this.#options.indent > 0 ? this.#options.indent : null;
-    const data = pythonJsonDumps(Object.fromEntries(serializedFields(item, this.#options.fields, false)), { ensureAscii: this.#setup.ensureAscii, indent });
     return Buffer.concat([Buffer.from(separator), encodeText(data, this.#setup.encoding)]);
   }
 
