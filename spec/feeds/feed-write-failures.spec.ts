@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSite, type TestSite } from '../helpers/site-server.js';
@@ -142,6 +142,27 @@ describe('a feed whose target cannot keep up or stops taking bytes', () => {
     expect(result.stderr).toContain("'finish_reason': 'feed_error'");
     expect(result.stderr).toContain("'feedexport/failed_count/FileFeedStorage': 1");
     expect(result.status).toBe(1);
+  }, TIMEOUT);
+
+  it('leaves an overwritten JSON file as it was when not even its opening bracket can be written', async () => {
+    const file = spider('full-at-once.ts', 1, 10);
+    writeFileSync(join(dir, 'keep.json'), '["old"]');
+    // A first run under no limit fills the TypeScript loader's cache, which cannot be written under `ulimit -f 0`.
+    expect((await shell(`$SEINE runspider ${file} --nolog -O warm.jsonl`)).status).toBe(0);
+    // FEED_STORE_EMPTY (the default) writes `[` when the feed opens: that fails before anything is crawled.
+    const atOpen = await shell(`ulimit -f 0; exec $SEINE runspider ${file} -O keep.json ${QUIET.join(' ')}`);
+    expect(atOpen.stderr).toContain(
+      "\nseine: Cannot write the feed 'keep.json': EFBIG: file too large (check that the folder exists and is writable, or choose another -o/-O path)\n",
+    );
+    expect(atOpen.status).toBe(1);
+    // Without it, `[` comes with the first item, mid-crawl.
+    const midCrawl = await shell(`ulimit -f 0; exec $SEINE runspider ${file} -O keep.json -s FEED_STORE_EMPTY=false ${QUIET.join(' ')}`);
+    expect(errors(midCrawl.stderr)).toEqual([
+      'Feed keep.json could not be written (EFBIG: file too large): stopped writing it; nothing was written, and the file is as it was before the crawl; no feed is left, so the crawl stops',
+    ]);
+    expect(midCrawl.status).toBe(1);
+    expect(readFileSync(join(dir, 'keep.json'), 'utf8')).toBe('["old"]');
+    expect(readdirSync(dir).filter((name) => name.endsWith('.seine-tmp'))).toEqual([]);
   }, TIMEOUT);
 
   it('keeps a JSON Lines feed to its last whole line on a full disk while standard output gets every item', async () => {

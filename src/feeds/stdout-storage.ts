@@ -56,7 +56,14 @@ export function openStdoutStorage(uri: string, options: StdoutStorageOptions = {
     return failure;
   };
   // Listening keeps an EPIPE from being an uncaught 'error' (and tells bin/seine.js that a feed handles it).
-  stream.on('error', (error) => fail(error, true));
+  const onError = (error: Error): void => void fail(error, true);
+  stream.on('error', onError);
+  // Once closed and flushed, stop listening: crawls run one after another in a process would pile up listeners.
+  // Bytes still queued keep it (a late EPIPE is then still this feed's, and quiet), and so does a failure: the
+  // stream's 'error' event follows the write's callback, and unheard it would end the process (bin/seine.js).
+  const detach = (): void => {
+    if (failure === null && stream.writableLength === 0) stream.off('error', onError);
+  };
   return {
     kind: 'StdoutFeedStorage',
     write: (bytes) => {
@@ -76,8 +83,8 @@ export function openStdoutStorage(uri: string, options: StdoutStorageOptions = {
         options.backpressure?.(true);
       }
     },
-    close: () => undefined,
-    abort: () => undefined,
+    close: detach,
+    abort: detach,
     size: () => 0,
   };
 }
