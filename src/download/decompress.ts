@@ -1,4 +1,5 @@
 import zlib from 'node:zlib';
+import { memberDataStart, TRAILER_BYTES } from './gzip-member.js';
 
 /** What the downloader asks for when the request names no Accept-Encoding: Scrapy's HttpCompressionMiddleware list with brotli installed. */
 export const ACCEPT_ENCODING = 'gzip, deflate, br';
@@ -31,8 +32,10 @@ export interface DecodedBody {
  * decodes one header value per pass and misses `gzip, br` written on one
  * line, every listed coding is undone; an unknown coding stops the work and
  * is left in `remaining` (the header keeps it). Truncated streams yield what
- * decoded (zlib's sync flush), as Scrapy's gunzip and browsers do; a corrupt
- * one throws ContentDecodingFailure.
+ * decoded (zlib's sync flush), as Scrapy's gunzip and browsers do; so does a
+ * gzip body whose trailer lies (wrong CRC or length) or whose tail is
+ * corrupt (inflateMembers). A stream that yields nothing before it breaks
+ * throws ContentDecodingFailure.
  *
  * `maxSize` (0 = none) bounds every decoded stage while it inflates: the
  * output is counted chunk by chunk and decoding stops with DecodedTooLarge
@@ -86,11 +89,10 @@ async function decodeOne(body: Buffer, coding: string, maxSize: number): Promise
 /** Output chunks of 64 KiB: a 640 MiB bomb is ~10,000 'data' events instead of ~40,000 with zlib's 16 KiB. */
 const CHUNK = 64 * 1024;
 
-function decoderFor(format: 'gzip' | 'zlib' | 'raw' | 'br'): zlib.Gunzip | zlib.Inflate | zlib.InflateRaw | zlib.BrotliDecompress {
+/** A decoder for one stream; gzip is inflated raw, member by member (inflateMembers). */
+function decoderFor(format: 'zlib' | 'raw' | 'br'): zlib.Inflate | zlib.InflateRaw | zlib.BrotliDecompress {
   const options = { finishFlush: zlib.constants.Z_SYNC_FLUSH, chunkSize: CHUNK };
   switch (format) {
-    case 'gzip':
-      return zlib.createGunzip(options);
     case 'zlib':
       return zlib.createInflate(options);
     case 'raw':
@@ -154,53 +156,106 @@ export function setSpillBytes(bytes: number): number {
  * fits, else into chunks; past `spill` bytes in chunks they are dropped and
  * only counted (`body` null, `size` the full count).
  */
-function inflatePass(body: Buffer, format: Format, maxSize: number, initialTarget: Buffer | null, spill: number): Promise<{ body: Buffer | null; size: number }> {
+async function inflatePass(body: Buffer, format: Format, maxSize: number, target: Buffer | null, spill: number): Promise<{ body: Buffer | null; size: number }> {
+  const sink = new Sink(maxSize, target, spill);
+  if (format === 'gzip') await inflateMembers(body, sink);
+  else await drain(decoderFor(format), body, sink);
+  return sink.result();
+}
+
+/**
+ * Each gzip member's deflate data inflated raw, its trailer skipped: zlib's
+ * gunzip checks the CRC and length only after its last output and then
+ * drops that output with the error, while Scrapy's gunzip (and browsers,
+ * which skip the CRC) keep a body whose trailer lies. For the same reason
+ * a member that breaks after some output ends the body with what came out;
+ * one that yields nothing is a corrupt body.
+ */
+async function inflateMembers(body: Buffer, sink: Sink): Promise<void> {
+  let at = 0;
+  while (at < body.length) {
+    const start = memberDataStart(body, at);
+    if (start === -1) {
+      // Garbage after the last member is ignored, as zlib's gunzip does.
+      if (at === 0) throw Object.assign(new Error('incorrect header check'), { code: 'Z_DATA_ERROR' });
+      return;
+    }
+    let consumed: number;
+    try {
+      consumed = await drain(decoderFor('raw'), body.subarray(start), sink);
+    } catch (error) {
+      if (error instanceof DecodedTooLarge || sink.size === 0) throw error;
+      return;
+    }
+    at = start + consumed + TRAILER_BYTES;
+  }
+}
+
+/** Where decoded bytes go, counted against maxSize as they come. */
+class Sink {
+  size = 0;
+  #chunks: Buffer[] = [];
+  #spilled = false;
+
+  constructor(readonly maxSize: number, private target: Buffer | null, readonly spill: number) {}
+
+  add(chunk: Buffer): void {
+    this.size += chunk.length;
+    const { size } = this;
+    if (this.maxSize > 0 && size > this.maxSize) {
+      this.#chunks.length = 0;
+      this.target = null;
+      throw new DecodedTooLarge(this.maxSize, size);
+    }
+    if (this.#spilled) return;
+    if (this.target !== null && size <= this.target.length) {
+      chunk.copy(this.target, size - chunk.length);
+      return;
+    }
+    if (this.target !== null) {
+      // The trailer understated the size (several gzip members, or a lie): go on in chunks.
+      this.#chunks.push(this.target.subarray(0, size - chunk.length));
+      this.target = null;
+    }
+    if (size > this.spill) {
+      this.#spilled = true;
+      this.#chunks.length = 0;
+      return;
+    }
+    this.#chunks.push(chunk);
+  }
+
+  result(): { body: Buffer | null; size: number } {
+    const { size, target } = this;
+    if (this.#spilled) return { body: null, size };
+    return { body: target !== null ? (size === target.length ? target : Buffer.from(target.subarray(0, size))) : Buffer.concat(this.#chunks, size), size };
+  }
+}
+
+/** Runs `decoder` over `input` into `sink`; resolves with the input bytes the decoder consumed. */
+function drain(decoder: zlib.Inflate | zlib.InflateRaw | zlib.BrotliDecompress, input: Buffer, sink: Sink): Promise<number> {
   return new Promise((resolve, reject) => {
-    const decoder = decoderFor(format);
-    let target = initialTarget;
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let spilled = false;
     let done = false;
     decoder.on('data', (chunk: Buffer) => {
       if (done) return;
-      size += chunk.length;
-      if (maxSize > 0 && size > maxSize) {
+      try {
+        sink.add(chunk);
+      } catch (error) {
         done = true;
-        chunks.length = 0;
-        target = null;
         decoder.destroy();
-        reject(new DecodedTooLarge(maxSize, size));
-        return;
+        reject(error);
       }
-      if (spilled) return;
-      if (target !== null && size <= target.length) {
-        chunk.copy(target, size - chunk.length);
-        return;
-      }
-      if (target !== null) {
-        // The trailer understated the size (several gzip members, or a lie): go on in chunks.
-        chunks.push(target.subarray(0, size - chunk.length));
-        target = null;
-      }
-      if (size > spill) {
-        spilled = true;
-        chunks.length = 0;
-        return;
-      }
-      chunks.push(chunk);
     });
     decoder.once('end', () => {
       if (done) return;
       done = true;
-      if (spilled) resolve({ body: null, size });
-      else resolve({ body: target !== null ? (size === target.length ? target : Buffer.from(target.subarray(0, size))) : Buffer.concat(chunks, size), size });
+      resolve(decoder.bytesWritten);
     });
     decoder.once('error', (error: unknown) => {
       if (done) return;
       done = true;
       reject(error);
     });
-    decoder.end(body);
+    decoder.end(input);
   });
 }

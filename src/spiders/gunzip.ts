@@ -1,24 +1,7 @@
 import zlib from 'node:zlib';
+import { isGzipped, memberDataStart, TRAILER_BYTES } from '../download/gzip-member.js';
 
-/** Scrapy's `gzip_magic_number`: the body starts with a gzip header using deflate (1f 8b 08). */
-export function isGzipped(body: Uint8Array): boolean {
-  return body.length >= 3 && body[0] === 0x1f && body[1] === 0x8b && body[2] === 0x08;
-}
-
-/** Where the deflate data of the gzip member at `at` begins, or -1 when no complete member header is there. */
-function memberDataStart(body: Buffer, at: number): number {
-  if (!isGzipped(body.subarray(at))) return -1;
-  const flags = body[at + 3] ?? 0;
-  let p = at + 10;
-  if (flags & 0x04) p = p + 2 > body.length ? Number.POSITIVE_INFINITY : p + 2 + body.readUInt16LE(p); // FEXTRA
-  for (const flag of [0x08, 0x10]) { // FNAME, FCOMMENT: NUL-terminated
-    if ((flags & flag) === 0 || p > body.length) continue;
-    const end = body.indexOf(0, p);
-    p = end === -1 ? Number.POSITIVE_INFINITY : end + 1;
-  }
-  if (flags & 0x02) p += 2; // FHCRC
-  return p <= body.length ? p : -1;
-}
+export { isGzipped };
 
 /** The decompressed body would pass `maxSize` bytes (a gzip bomb, or a sitemap over DOWNLOAD_MAXSIZE). */
 export class GunzipSizeError extends Error {
@@ -67,7 +50,7 @@ export function gunzip(data: Uint8Array, maxSize = 0): Buffer {
     total += inflated.buffer.length;
     if (maxSize > 0 && total > maxSize) throw new GunzipSizeError(maxSize);
     parts.push(inflated.buffer);
-    at = start + inflated.engine.bytesWritten + 8; // the CRC32 and size trailer
+    at = start + inflated.engine.bytesWritten + TRAILER_BYTES;
   }
   if (parts.length === 0 || parts.every((part) => part.length === 0)) {
     // zlib's errors come from Node's realm (not `instanceof Error` under jest's vm modules): keep the message only.
