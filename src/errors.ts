@@ -17,6 +17,7 @@ export { SpiderDefinitionError, SpiderArgumentError } from './contracts/spider-e
 export {
   DownloadError, ConnectionRefusedError, DnsLookupError, TimeoutError, ConnectionLostError, DecompressionError,
   MaxSizeError, AbortError, TunnelError, InvalidProxyError, UnsupportedSchemeError, InvalidResponseError,
+  HeadersTooLargeError,
 } from './download/download-errors.js';
 export { ProxyUrlError } from './middlewares/downloader/proxy-url-error.js';
 export { ReferrerPolicyError } from './middlewares/spider/referrer-policy-error.js';

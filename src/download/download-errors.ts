@@ -96,6 +96,17 @@ export class InvalidResponseError extends DownloadError {
   }
 }
 
+/** The response's status line and headers together pass DOWNLOAD_MAXHEADERSIZE (node's parser stopped with HPE_HEADER_OVERFLOW). */
+export class HeadersTooLargeError extends DownloadError {
+  static override readonly code: string = 'SEINE_HEADERS_TOO_LARGE';
+  readonly maxHeaderSize: number;
+
+  constructor(url: string, maxHeaderSize: number, options?: { cause?: unknown }) {
+    super(url, `Response headers of ${url} exceed DOWNLOAD_MAXHEADERSIZE (${maxHeaderSize} bytes): raise it with -s DOWNLOAD_MAXHEADERSIZE=${maxHeaderSize * 4} (or in settings) to accept them.`, options);
+    this.maxHeaderSize = maxHeaderSize;
+  }
+}
+
 /** The body does not decode with its Content-Encoding (a corrupt gzip, deflate or br stream). */
 export class DecompressionError extends DownloadError {
   static override readonly code: string = 'SEINE_DECOMPRESSION_FAILED';

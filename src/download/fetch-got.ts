@@ -1,11 +1,13 @@
 import { setMaxListeners } from 'node:events';
-import type { ClientRequest, IncomingMessage } from 'node:http';
+import http, { type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
+import https from 'node:https';
 import got, { type Got, type OptionsInit, type StreamOptions } from 'got';
 import type { FetchFn, FetchOptions, WarnSizeStage } from './fetch-contract.js';
 import type { Request } from '../http/request.js';
 import { Response } from '../http/response.js';
 import { Headers } from '../http/headers.js';
-import { AbortError, ConnectionLostError, DecompressionError, DownloadError, MaxSizeError, TimeoutError, UnsupportedSchemeError } from './download-errors.js';
+import { AbortError, ConnectionLostError, DecompressionError, DownloadError, HeadersTooLargeError, InvalidResponseError, MaxSizeError, TimeoutError, UnsupportedSchemeError } from './download-errors.js';
+import { DEFAULT_SETTINGS } from '../settings/default-settings.js';
 import { fetchData, fetchFile } from './local-schemes.js';
 import { ACCEPT_ENCODING, ContentDecodingFailure, DecodedTooLarge, decodeContent } from './decompress.js';
 import { mapDownloadError, type FailureContext } from './map-download-error.js';
@@ -63,7 +65,9 @@ export function createGotFetch(options: GotFetchOptions = {}): GotFetch {
   const compression = options.compression ?? true;
   const failOnDataLoss = options.failOnDataLoss ?? true;
   const agents = new AgentPool(options.maxSocketsPerHost ?? Infinity);
-  const client = got.extend(seineGotOptions());
+  const maxHeaderSize = options.maxHeaderSize ?? DEFAULT_SETTINGS.DOWNLOAD_MAXHEADERSIZE;
+  const lenient = options.lenientHttp ?? DEFAULT_SETTINGS.DOWNLOAD_LENIENT_HTTP;
+  const client = got.extend(seineGotOptions(), { maxHeaderSize, request: nodeRequest(lenient) });
 
   const fetch = async (request: Request, fetchOptions: GotFetchCallOptions): Promise<Response> => {
     const url = request.url.replace(/#.*$/s, '');
@@ -102,7 +106,7 @@ export function createGotFetch(options: GotFetchOptions = {}): GotFetch {
       }
       for (let attempt = 1; ; attempt++) {
         try {
-          return await transfer(client, url, request, gotOptions, fetchOptions, { compression, failOnDataLoss: fetchOptions.failOnDataLoss ?? failOnDataLoss, fail, failure: () => failure });
+          return await transfer(client, url, request, gotOptions, fetchOptions, { compression, failOnDataLoss: fetchOptions.failOnDataLoss ?? failOnDataLoss, fail, failure: () => failure, lenient, maxHeaderSize });
         } catch (error) {
           if (failure !== null) throw failure;
           // Up to two fresh tries: several pooled sockets can have gone stale at once.
@@ -140,6 +144,8 @@ class StaleSocket extends Error {
 
 interface TransferState {
   compression: boolean;
+  lenient: boolean;
+  maxHeaderSize: number;
   failOnDataLoss: boolean;
   fail: (error: DownloadError) => void;
   failure: () => DownloadError | null;
@@ -182,7 +188,8 @@ function transfer(client: Got, url: string, request: Request, gotOptions: Stream
         reject(known);
         return;
       }
-      const mapped = mapDownloadError(error, context);
+      let mapped = mapDownloadError(error, context);
+      if (mapped instanceof InvalidResponseError && mapped.parserCode === 'HPE_HEADER_OVERFLOW') mapped = new HeadersTooLargeError(request.url, state.maxHeaderSize, { cause: mapped.cause });
       const code = (mapped.cause as { code?: unknown } | undefined)?.code;
       if (!context.responseReceived && clientRequest?.reusedSocket === true && typeof code === 'string' && STALE_SOCKET_CODES.has(code)) {
         reject(new StaleSocket(mapped));
@@ -200,6 +207,9 @@ function transfer(client: Got, url: string, request: Request, gotOptions: Stream
     stream.on('response', (res: IncomingMessage & { ip?: string }) => {
       response = res;
       context.responseReceived = true;
+      // Lenient parsing read the body as chunked; a peer that framed it by Content-Length would
+      // start the next response elsewhere, so this connection is not reused (docs/security.md).
+      if (state.lenient && clientRequest !== null && res.headers['transfer-encoding'] !== undefined && res.headers['content-length'] !== undefined) clientRequest.shouldKeepAlive = false;
       const length = Number(res.headers['content-length']);
       if (!hasBody(request.method, res.statusCode ?? 0) || res.headers['content-length'] === undefined || !Number.isSafeInteger(length)) return;
       context.expected = length;
@@ -233,6 +243,20 @@ function transfer(client: Got, url: string, request: Request, gotOptions: Stream
     });
     stream.once('error', failWith);
   });
+}
+
+/**
+ * http.request / https.request with what got does not pass through:
+ * `insecureHTTPParser` (llhttp's lenient flags, per request) and no cap on
+ * the number of headers (node keeps only the first ~1,000 by default and
+ * drops the rest silently; DOWNLOAD_MAXHEADERSIZE bounds them instead).
+ */
+function nodeRequest(lenient: boolean): (url: URL, options: RequestOptions, callback?: (res: IncomingMessage) => void) => ClientRequest {
+  return (url, options, callback) => {
+    const request = (url.protocol === 'https:' ? https : http).request(url, { ...options, insecureHTTPParser: lenient }, callback);
+    request.maxHeadersCount = 0;
+    return request;
+  };
 }
 
 function hasBody(method: string, status: number): boolean {

@@ -9,11 +9,20 @@ export interface GotFetchOptions {
   failOnDataLoss?: boolean;
   /** Most sockets per origin (keep-alive pools); default Infinity, the throttle stage limits concurrency. */
   maxSocketsPerHost?: number;
+  /** DOWNLOAD_MAXHEADERSIZE: most bytes of status line and headers; past it a HeadersTooLargeError. Default 1 MiB. */
+  maxHeaderSize?: number;
+  /** DOWNLOAD_LENIENT_HTTP: read malformed responses as browsers do (node's insecureHTTPParser). Default true. */
+  lenientHttp?: boolean;
 }
 
-/** The factory's options from settings: COMPRESSION_ENABLED, DOWNLOAD_FAIL_ON_DATALOSS. */
+/** The factory's options from settings: COMPRESSION_ENABLED, DOWNLOAD_FAIL_ON_DATALOSS, DOWNLOAD_MAXHEADERSIZE, DOWNLOAD_LENIENT_HTTP. */
 export function gotFetchOptionsFromSettings(settings: Settings): GotFetchOptions {
-  return { compression: settings.getBool('COMPRESSION_ENABLED'), failOnDataLoss: settings.getBool('DOWNLOAD_FAIL_ON_DATALOSS') };
+  return {
+    compression: settings.getBool('COMPRESSION_ENABLED'),
+    failOnDataLoss: settings.getBool('DOWNLOAD_FAIL_ON_DATALOSS'),
+    maxHeaderSize: settings.getInt('DOWNLOAD_MAXHEADERSIZE'),
+    lenientHttp: settings.getBool('DOWNLOAD_LENIENT_HTTP'),
+  };
 }
 
 /**

@@ -35,6 +35,9 @@ export const DEFAULT_SETTINGS: Readonly<SettingsSchema> = {
   DEPTH_STATS_VERBOSE: false,
   DOWNLOAD_DELAY: 0,
   DOWNLOAD_FAIL_ON_DATALOSS: true,
+  // Chromium accepts 256 KiB of response headers; 4x that reads what browsers do plus header-heavy pages Scrapy reads (docs/settings.md).
+  DOWNLOAD_MAXHEADERSIZE: 1024 * 1024,
+  DOWNLOAD_LENIENT_HTTP: true,
   DOWNLOAD_MAXSIZE: 1024 * 1024 * 1024,
   DOWNLOAD_WARNSIZE: 32 * 1024 * 1024,
   DOWNLOAD_TIMEOUT: 180,

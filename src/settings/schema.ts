@@ -62,6 +62,8 @@ export interface SettingsSchema {
   DEPTH_STATS_VERBOSE: boolean;
   DOWNLOAD_DELAY: number;
   DOWNLOAD_FAIL_ON_DATALOSS: boolean;
+  DOWNLOAD_MAXHEADERSIZE: number;
+  DOWNLOAD_LENIENT_HTTP: boolean;
   DOWNLOAD_MAXSIZE: number;
   DOWNLOAD_WARNSIZE: number;
   DOWNLOAD_TIMEOUT: number;
@@ -252,6 +254,8 @@ export const SETTING_KINDS: { readonly [K in SettingName]: KindsFor<SettingsSche
   DEPTH_STATS_VERBOSE: 'bool',
   DOWNLOAD_DELAY: 'float',
   DOWNLOAD_FAIL_ON_DATALOSS: 'bool',
+  DOWNLOAD_MAXHEADERSIZE: 'int',
+  DOWNLOAD_LENIENT_HTTP: 'bool',
   DOWNLOAD_MAXSIZE: 'int',
   DOWNLOAD_WARNSIZE: 'int',
   DOWNLOAD_TIMEOUT: 'float',
