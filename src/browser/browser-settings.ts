@@ -5,7 +5,7 @@
  */
 import type { Settings } from '../settings/index.js';
 import { SettingsError } from '../settings/settings-error.js';
-import { settingAtLeast } from '../throttle/setting-range.js';
+import { settingAtLeast } from '../settings/setting-at-least.js';
 import { isMap } from '../value-kinds.js';
 
 /** What PLAYWRIGHT_ABORT_REQUEST receives: Playwright's Request (these are the methods it is documented to use). */

@@ -8,7 +8,7 @@ import type { Response } from '../http/response.js';
 import { getLogger, type Logger } from '../log/index.js';
 import { SettingsError } from '../settings/settings-error.js';
 import { DOWNLOAD_SLOT } from '../throttle/download-slots.js';
-import { settingAtLeast } from '../throttle/setting-range.js';
+import { settingAtLeast } from '../settings/setting-at-least.js';
 import { autoThrottleDebugLine, nextAutoThrottleDelay, type AutoThrottleLimits } from './auto-throttle-delay.js';
 
 /** Scrapy's `scrapy.extensions.throttle` logger. */

@@ -3,7 +3,7 @@ import type { Extension } from '../contracts/components.js';
 import { NotConfigured } from '../contracts/control-flow.js';
 import type { Crawler } from '../contracts/crawler.js';
 import type { CrawlEvent } from '../contracts/events.js';
-import { settingAtLeast } from '../throttle/setting-range.js';
+import { settingAtLeast } from '../settings/setting-at-least.js';
 
 export interface CloseSpiderOptions {
   /** CLOSESPIDER_TIMEOUT: seconds after the spider opens; 0 or absent: no limit. */

@@ -1,7 +1,7 @@
 import type { Subscription } from 'rxjs';
 import type { Extension } from '../contracts/components.js';
 import type { Crawler } from '../contracts/crawler.js';
-import { settingAtLeast } from '../throttle/setting-range.js';
+import { settingAtLeast } from '../settings/setting-at-least.js';
 import { keepHeapNear, type HeapTargets } from './heap-targets.js';
 
 const MIB = 1024 * 1024;

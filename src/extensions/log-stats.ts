@@ -3,7 +3,7 @@ import type { Extension } from '../contracts/components.js';
 import { NotConfigured } from '../contracts/control-flow.js';
 import type { Crawler, StatsCollector } from '../contracts/crawler.js';
 import { getLogger, type Logger } from '../log/index.js';
-import { settingAtLeast } from '../throttle/setting-range.js';
+import { settingAtLeast } from '../settings/setting-at-least.js';
 
 /** Scrapy's `scrapy.extensions.logstats` logger. */
 export const LOGSTATS_LOGGER = 'seine.extensions.logstats';

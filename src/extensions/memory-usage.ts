@@ -4,7 +4,7 @@ import { NotConfigured } from '../contracts/control-flow.js';
 import type { Crawler, StatsCollector } from '../contracts/crawler.js';
 import { getLogger, type Logger } from '../log/index.js';
 import { SettingsError } from '../settings/settings-error.js';
-import { settingAtLeast } from '../throttle/setting-range.js';
+import { settingAtLeast } from '../settings/setting-at-least.js';
 
 /** Scrapy's `scrapy.extensions.memusage` logger. */
 export const MEMUSAGE_LOGGER = 'seine.extensions.memusage';

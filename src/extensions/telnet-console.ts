@@ -19,7 +19,7 @@ import { CONSOLE_BANNER, consoleHelpers } from './telnet/console-vars.js';
 import type { EngineStatusRow, LiveRefCount } from './telnet/engine-status.js';
 import { assertLoopbackHost, listenOnRange, portsToTry } from './telnet/listen.js';
 import { TelnetSession } from './telnet/session.js';
-import { settingAtLeast } from '../throttle/setting-range.js';
+import { settingAtLeast } from '../settings/setting-at-least.js';
 
 export { TelnetHostError, TelnetPortError } from './telnet/errors.js';
 export type { EngineStatusRow, EngineStatusValue, LiveRefCount } from './telnet/engine-status.js';

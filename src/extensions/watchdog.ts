@@ -8,7 +8,7 @@ import type { CrawlEvent } from '../contracts/events.js';
 import type { Request } from '../http/request.js';
 import { getLogger, type Logger } from '../log/index.js';
 import { SettingsError } from '../settings/settings-error.js';
-import { settingAtLeast } from '../throttle/setting-range.js';
+import { settingAtLeast } from '../settings/setting-at-least.js';
 import { WATCHDOG_WORKER_SOURCE } from './watchdog-worker.js';
 
 /** The watchdog's logger. */

@@ -1,6 +1,6 @@
 import type { Settings } from '../settings/index.js';
 import { SettingsError } from '../settings/settings-error.js';
-import { settingAtLeast } from '../throttle/setting-range.js';
+import { settingAtLeast } from '../settings/setting-at-least.js';
 import { bloomSize, type BloomSize } from './bloom.js';
 
 /** The REDIS_* settings of a shared crawl, read and checked once. */

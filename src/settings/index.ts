@@ -16,3 +16,4 @@ export {
 export { parseSetOption, applySetOptions, type SetOption } from './set-option.js';
 export { SettingsError, FrozenSettingsError, SetOptionError } from './settings-error.js';
 export { unknownSettingWarnings, closestSetting } from './unknown-settings.js';
+export { settingAtLeast } from './setting-at-least.js';

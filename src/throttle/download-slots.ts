@@ -2,7 +2,7 @@ import type { Settings } from '../settings/index.js';
 import type { Request } from '../http/request.js';
 import { SettingsError } from '../settings/settings-error.js';
 import { DownloadSlot } from './download-slot.js';
-import { settingAtLeast } from './setting-range.js';
+import { settingAtLeast } from '../settings/setting-at-least.js';
 import { urlHostname } from './slot-key.js';
 
 export interface DownloadSlotsOptions {

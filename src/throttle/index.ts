@@ -1,4 +1,3 @@
 export { DownloadSlots, DOWNLOAD_SLOT, RETRY_DELAY_MS, type DownloadSlotsOptions } from './download-slots.js';
 export { DownloadSlot } from './download-slot.js';
 export { urlHostname } from './slot-key.js';
-export { settingAtLeast } from './setting-range.js';

@@ -1,5 +1,5 @@
-import type { Settings } from '../settings/index.js';
-import { SettingsError } from '../settings/settings-error.js';
+import type { Settings } from './settings.js';
+import { SettingsError } from './settings-error.js';
 
 /**
  * Throws a SettingsError when a numeric setting is below `min` (or NaN),
