@@ -1,6 +1,6 @@
 /** The URL tests LinkExtractor applies to each candidate link, as Scrapy's helpers in scrapy.linkextractors and scrapy.utils.url. */
 import { urlparse } from '../http/url/urlsplit.js';
-import { isUrlFromDomain } from '../middlewares/downloader/domain-match.js';
+import { isUrlFromDomain } from '../http/url/domain-match.js';
 import { isRegExp } from '../value-kinds.js';
 
 export type Pattern = RegExp | string;

@@ -7,7 +7,7 @@
 import type { SpiderLoader } from '../project/spider-loader.js';
 import type { SpiderClass } from '../contracts/spider.js';
 import { DefaultSpider } from './default-spider.js';
-import { isUrlFromDomain } from '../middlewares/downloader/domain-match.js';
+import { isUrlFromDomain } from '../http/url/domain-match.js';
 
 /** The domains a spider class claims: its name and its `allowedDomains` (read from an instance). */
 function domainsOf(name: string, spiderClass: SpiderClass): string[] {

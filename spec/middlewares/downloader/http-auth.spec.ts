@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { Request } from '../../../src/http/request.js';
 import { HttpAuthMiddleware, basicAuthHeader } from '../../../src/middlewares/downloader/http-auth.js';
-import { isUrlFromDomain } from '../../../src/middlewares/downloader/domain-match.js';
+import { isUrlFromDomain } from '../../../src/http/url/domain-match.js';
 import { Spider } from '../../../src/contracts/spider.js';
 import { TestSpider, fakeCrawler } from '../../helpers/fake-crawler.js';
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { Request } from '../../../src/http/request.js';
 import { LogBus } from '../../../src/log/index.js';
-import { OffsiteMiddleware, hostnameOf, isLocalSchemeFromRemote } from '../../../src/middlewares/spider/offsite.js';
+import { OffsiteMiddleware, isLocalSchemeFromRemote } from '../../../src/middlewares/spider/offsite.js';
+import { hostnameOf } from '../../../src/http/url/domain-match.js';
 import { Spider } from '../../../src/contracts/spider.js';
 import { MemoryStatsCollector } from '../../../src/stats/memory-stats-collector.js';
 import { TestSpider, fakeCrawler, recordLogs } from '../../helpers/fake-crawler.js';

@@ -12,7 +12,7 @@
 import { encodeBinary } from './encode-text.js';
 import { idnaEncode } from './idna.js';
 import { quoteBinary, quotePlusBinary, safeSet, unquote, utf8Binary } from './quote.js';
-import { hostInfo, hostnameOf, portOf, urlparse, urlsplit, urlunparse, urlunsplit, userInfo } from './urlsplit.js';
+import { hostInfo, hostnameFromHost, portOf, urlparse, urlsplit, urlunparse, urlunsplit, userInfo } from './urlsplit.js';
 
 // RFC 3986 sets as w3lib names them.
 const GEN_DELIMS = ':/?#[]@';
@@ -53,7 +53,7 @@ export function safeUrlString(url: string, encoding = 'utf-8'): string {
     netloc += '@';
   }
   const { host, port, bracketed } = hostInfo(parts.netloc);
-  const hostname = hostnameOf(host);
+  const hostname = hostnameFromHost(host);
   if (hostname !== null) {
     const ascii = idnaEncode(hostname) ?? hostname;
     netloc += bracketed ? `[${ascii}]` : ascii;

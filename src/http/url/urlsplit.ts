@@ -144,7 +144,7 @@ export function hostInfo(netloc: string): { host: string | null; port: string | 
 }
 
 /** `hostname`: lower-cased, except an IPv6 zone after `%`. */
-export function hostnameOf(host: string | null): string | null {
+export function hostnameFromHost(host: string | null): string | null {
   if (host === null) return null;
   const percent = host.indexOf('%');
   return percent < 0 ? host.toLowerCase() : host.slice(0, percent).toLowerCase() + host.slice(percent);

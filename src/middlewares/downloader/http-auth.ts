@@ -3,7 +3,7 @@ import type { Crawler } from '../../contracts/crawler.js';
 import type { Request } from '../../http/request.js';
 import { defaultLogBus, type LogBus, type Logger } from '../../log/index.js';
 import type { Spider } from '../../contracts/spider.js';
-import { hostnameOf, isUrlFromDomain } from './domain-match.js';
+import { hostnameOf, isUrlFromDomain } from '../../http/url/domain-match.js';
 import { spiderAttribute } from './spider-attributes.js';
 
 export interface HttpAuthOptions {
@@ -70,7 +70,9 @@ export class HttpAuthMiddleware implements DownloaderMiddleware {
     if (this.#openedFor !== spider) this.openSpider(spider);
     if (this.#auth === null || request.headers.has('Authorization')) return;
     if (this.#domainUnset) {
-      this.#domain = hostnameOf(request.url);
+      // isUrlFromDomain compares the WHATWG host, which keeps an IPv6 address in brackets.
+      const hostname = hostnameOf(request.url) ?? '';
+      this.#domain = hostname.includes(':') ? `[${hostname}]` : hostname;
       this.#domainUnset = false;
     }
     if (!this.#domain || isUrlFromDomain(request.url, this.#domain)) request.headers.set('Authorization', this.#auth);

@@ -15,7 +15,7 @@ import { UrlLengthMiddleware } from './url-length.js';
 
 export { DepthMiddleware, type DepthOptions } from './depth.js';
 export { HttpError, HttpErrorMiddleware, isHttpError, type HttpErrorOptions } from './http-error.js';
-export { OffsiteMiddleware, hostnameOf, isLocalSchemeFromRemote, LOCAL_SCHEMES, type OffsiteOptions } from './offsite.js';
+export { OffsiteMiddleware, isLocalSchemeFromRemote, LOCAL_SCHEMES, type OffsiteOptions } from './offsite.js';
 export { RefererMiddleware, type RefererOptions } from './referer.js';
 export { ReferrerPolicyError } from './referrer-policy-error.js';
 export * as referrerPolicies from './referrer-policies.js';

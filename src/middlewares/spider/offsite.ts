@@ -3,7 +3,7 @@ import type { SpiderMiddleware, SpiderOutput } from '../../contracts/components.
 import { filterOutputs, markFilterOnly, type OutputFilterFn } from '../../contracts/output-filter.js';
 import type { Crawler, StatsCollector } from '../../contracts/crawler.js';
 import { isRequest, type Request } from '../../http/request.js';
-import { plainUrlHost } from '../../http/url/safe-url-string.js';
+import { hostnameOf } from '../../http/url/domain-match.js';
 import type { Response } from '../../http/response.js';
 import { escapeRegExp } from '../../escape-regexp.js';
 import { defaultLogBus, type Logger } from '../../log/index.js';
@@ -159,20 +159,6 @@ export class OffsiteMiddleware implements SpiderMiddleware {
 
 // The engine runs it as a filter (src/contracts/output-filter.ts) unless a subclass replaces processSpiderOutput.
 markFilterOnly(OffsiteMiddleware.prototype.processSpiderOutput);
-
-/** The URL's host as Python's `urlparse().hostname` gives it: lower-case, IPv6 without brackets; null when there is none. */
-export function hostnameOf(url: string): string | null {
-  const plain = plainUrlHost(url);
-  if (plain !== null) return plain;
-  let hostname: string;
-  try {
-    hostname = new URL(url).hostname;
-  } catch {
-    return null;
-  }
-  if (hostname.startsWith('[') && hostname.endsWith(']')) hostname = hostname.slice(1, -1);
-  return hostname === '' ? null : hostname;
-}
 
 // Hosts come out of WHATWG URL parsing lower-cased and punycoded, so entries
 // are brought to the same form; Scrapy compares them as written, which

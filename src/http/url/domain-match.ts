@@ -1,3 +1,5 @@
+import { plainUrlHost } from './safe-url-string.js';
+
 /**
  * True when `url`'s host is `domain` or one of its subdomains, Scrapy's
  * url_is_from_any_domain. Scrapy compares the netloc, so a URL with an
@@ -19,11 +21,20 @@ export function isUrlFromDomain(url: string, domain: string): boolean {
   return false;
 }
 
-/** The host of a URL without its port, lower-cased ('' when it has none). */
-export function hostnameOf(url: string): string {
+/**
+ * The URL's host as Python's `urlparse().hostname` gives it: lower-case,
+ * IPv6 without brackets; null when there is none. The offsite filter and
+ * HttpAuthMiddleware's default domain both read it.
+ */
+export function hostnameOf(url: string): string | null {
+  const plain = plainUrlHost(url);
+  if (plain !== null) return plain;
+  let hostname: string;
   try {
-    return new URL(url).hostname.toLowerCase();
+    hostname = new URL(url).hostname;
   } catch {
-    return '';
+    return null;
   }
+  if (hostname.startsWith('[') && hostname.endsWith(']')) hostname = hostname.slice(1, -1);
+  return hostname === '' ? null : hostname;
 }
