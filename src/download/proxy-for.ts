@@ -1,11 +1,4 @@
-/**
- * Which proxy the environment asks for, as Scrapy's HttpProxyMiddleware
- * reads it through Python's urllib: `<scheme>_proxy` variables (lower case
- * wins over upper case; HTTP_PROXY is ignored under CGI, where a client can
- * set it through a `Proxy:` header), and `no_proxy`, a comma-separated list
- * of host names and domain suffixes, or `*` for every host.
- */
-export type ProxyEnv = Readonly<Record<string, string | undefined>>;
+import { proxiesFromEnv, type ProxyEnv } from '../http/proxy-env.js';
 
 /**
  * The proxy URL for `url` from `env`, or null when there is none or
@@ -22,28 +15,11 @@ export function proxyFor(url: string, env: ProxyEnv = process.env): string | nul
   }
   const scheme = parsed.protocol.slice(0, -1);
   const proxies = proxiesFromEnv(env);
-  const proxy = proxies.get(scheme);
+  const proxy = Object.hasOwn(proxies, scheme) ? proxies[scheme] : undefined;
   if (proxy === undefined) return null;
   // urllib applies no_proxy to http(s) URLs only.
-  if ((scheme === 'http' || scheme === 'https') && bypassesProxy(parsed, proxies.get('no'))) return null;
+  if ((scheme === 'http' || scheme === 'https') && bypassesProxy(parsed, proxies['no'])) return null;
   return /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(proxy) ? proxy : `${scheme}://${proxy}`;
-}
-
-/** scheme → value of every non-empty `<scheme>_proxy` variable, urllib's precedence. */
-export function proxiesFromEnv(env: ProxyEnv): Map<string, string> {
-  const proxies = new Map<string, string>();
-  for (const [name, value] of Object.entries(env)) {
-    if (value && name.toLowerCase().endsWith('_proxy')) proxies.set(name.slice(0, -6).toLowerCase(), value);
-  }
-  if (env['REQUEST_METHOD'] !== undefined) proxies.delete('http');
-  // Second pass: an all-lowercase variable wins, and an empty one unsets.
-  for (const [name, value] of Object.entries(env)) {
-    if (!name.endsWith('_proxy')) continue;
-    const scheme = name.slice(0, -6).toLowerCase();
-    if (value) proxies.set(scheme, value);
-    else proxies.delete(scheme);
-  }
-  return proxies;
 }
 
 /** urllib's proxy_bypass_environment: exact host or domain-suffix match, with or without the port. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { ProxyUrlError } from '../../../src/middlewares/downloader/proxy-url-error.js';
-import { bypassesProxy, parseProxyUrl, proxiesFromEnv } from '../../../src/middlewares/downloader/proxy-config.js';
+import { bypassesProxy, parseProxyUrl } from '../../../src/middlewares/downloader/proxy-config.js';
+import { proxiesFromEnv } from '../../../src/http/proxy-env.js';
 
 describe('parseProxyUrl', () => {
   // Expected values are urllib's _parse_proxy (Python 3.11), then Scrapy's urlunparse of scheme and host:port.

@@ -2,7 +2,8 @@ import type { DownloaderMiddleware } from '../../contracts/components.js';
 import { NotConfigured } from '../../contracts/control-flow.js';
 import type { Crawler } from '../../contracts/crawler.js';
 import type { Request } from '../../http/request.js';
-import { authEncoding, bypassesProxy, parseProxyUrl, proxiesFromEnv } from './proxy-config.js';
+import { authEncoding, bypassesProxy, parseProxyUrl } from './proxy-config.js';
+import { proxiesFromEnv } from '../../http/proxy-env.js';
 
 export interface HttpProxyOptions {
   /** Scheme → proxy URL (`{ https: 'http://user:pass@proxy:8080' }`). Default: the `<scheme>_proxy` environment variables. */
