@@ -1,5 +1,4 @@
-/** The shared frontier on Redis (docs/distributed.md): SCHEDULER = 'redis', and `seine frontier`. */
-export { RedisScheduler, FRONTIER_LOGGER, type RedisSchedulerDependencies } from './redis-scheduler.js';
+/** The shared frontier's store on Redis (docs/distributed.md): its client, settings and report, for the Redis scheduler (src/scheduler/redis-scheduler.ts) and `seine frontier`. */
 export { FrontierClient, type FrontierCounts, type FrontierStatus, type PushEntry, type LeasedRequest } from './frontier-client.js';
 export { frontierSettings, usesRedisScheduler, redactRedisUrl, crawlKeyPrefix, type FrontierSettings } from './frontier-settings.js';
 export { bloomSize, bloomOffsets, type BloomSize } from './bloom.js';

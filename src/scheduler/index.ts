@@ -9,3 +9,5 @@ export { JobdirDupeFilter } from './jobdir-dupe-filter.js';
 export { requestToDict, requestFromDict, type RequestDict } from './request-dict.js';
 export { RequestSerializationError, JobdirError } from './jobdir-errors.js';
 export { jobdirSetting } from './jobdir-setting.js';
+/** The shared frontier on Redis (docs/distributed.md): SCHEDULER = 'redis'. */
+export { RedisScheduler, FRONTIER_LOGGER, type RedisSchedulerDependencies } from './redis-scheduler.js';

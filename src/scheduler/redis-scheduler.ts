@@ -1,21 +1,21 @@
-import { RedisUnreachableError } from './frontier-errors.js';
+import { RedisUnreachableError } from '../frontier/frontier-errors.js';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { Subject, type Observable } from 'rxjs';
 import type { Crawler } from '../contracts/crawler.js';
 import type { Request } from '../http/request.js';
 import type { Logger } from '../log/index.js';
-import { requestFromDict, requestToDict } from '../scheduler/request-dict.js';
-import { RequestSerializationError } from '../scheduler/jobdir-errors.js';
-import { FingerprintSet } from '../scheduler/fingerprint-set.js';
-import { queueOrderSetting } from '../scheduler/queue-settings.js';
-import { jobdirSetting } from '../scheduler/jobdir-setting.js';
-import { DUPEFILTER_LOGGER, SCHEDULER_LOGGER } from '../scheduler/scheduler.js';
+import { requestFromDict, requestToDict } from './request-dict.js';
+import { RequestSerializationError } from './jobdir-errors.js';
+import { FingerprintSet } from './fingerprint-set.js';
+import { queueOrderSetting } from './queue-settings.js';
+import { jobdirSetting } from './jobdir-setting.js';
+import { DUPEFILTER_LOGGER, SCHEDULER_LOGGER } from './scheduler.js';
 import { toExportValue } from '../feeds/export-value.js';
-import { bloomOffsets } from './bloom.js';
-import { FrontierClient, type FrontierCounts, type PushEntry } from './frontier-client.js';
-import { frontierSettings, type FrontierSettings } from './frontier-settings.js';
-import { joinMessage } from './join-message.js';
+import { bloomOffsets } from '../frontier/bloom.js';
+import { FrontierClient, type FrontierCounts, type PushEntry } from '../frontier/frontier-client.js';
+import { frontierSettings, type FrontierSettings } from '../frontier/frontier-settings.js';
+import { joinMessage } from '../frontier/join-message.js';
 
 /** The shared frontier's logger. */
 export const FRONTIER_LOGGER = 'seine.frontier';
