@@ -12,7 +12,11 @@ import type { Logger } from '../log/index.js';
 import type { StatsCollector } from '../contracts/crawler.js';
 import { BrowserLaunchError } from './browser-errors.js';
 import { findChromium } from './find-chromium.js';
+import { lazyModule } from '../errors/lazy-package.js';
 import type { BrowserSettings } from './browser-settings.js';
+
+/** Playwright, loaded by the first launch: a crawl of plain pages never imports it. */
+const playwright = lazyModule('playwright-core', 'rendering pages in a browser', () => import('playwright-core'));
 
 interface ContextSlot {
   readonly key: string;
@@ -212,7 +216,7 @@ export class BrowserPool {
     const args = Array.isArray(launch['args']) ? launch['args'].map(String) : [];
     // Chromium refuses to start as root with its sandbox on (containers, CI).
     if (process.getuid?.() === 0 && !args.includes('--no-sandbox')) args.push('--no-sandbox');
-    const { chromium } = await import('playwright-core');
+    const { chromium } = await playwright();
     let browser: Browser;
     try {
       browser = await chromium.launch({

@@ -1,10 +1,8 @@
 import type { Request } from '../http/request.js';
 import { cachedFingerprint } from '../http/fingerprint.js';
 import { createSpider } from '../contracts/create-spider.js';
-import { gotFetchOptionsFromSettings } from '../download/got-options.js';
-import { lazyGotFetch } from '../download/lazy-got-fetch.js';
-import { browserDownloader } from '../browser/index.js';
-import type { WarnSizeStage } from '../download/fetch-contract.js';
+import { DOWNLOAD_HANDLERS_BY_NAME, DownloadHandlers } from '../download/handlers/index.js';
+import { BrowserDownloadHandler } from '../browser/index.js';
 import { MemoryStatsCollector } from '../stats/index.js';
 import { RedisScheduler, Scheduler } from '../scheduler/index.js';
 import { usesRedisScheduler } from '../frontier/index.js';
@@ -24,13 +22,6 @@ import { Watchdog } from '../extensions/watchdog.js';
 import type { ComponentClass, DownloaderMiddleware, Extension, ItemPipeline, SpiderMiddleware } from '../contracts/components.js';
 import { startThrough, type CrawlDefaults } from './crawl-defaults.js';
 
-/** Scrapy's warnings (its HTTP/1.1 handler; the decompressed one as HttpCompressionMiddleware >= 2.11 words it), with the size. */
-function warnSizeMessage(stage: WarnSizeStage, size: number, warnSize: number, request: string): string {
-  if (stage === 'expected') return `Expected response size (${size}) larger than download warn size (${warnSize}) in request ${request}.`;
-  if (stage === 'received') return `Received more bytes than download warn size (${warnSize}) in request ${request} (${size} bytes).`;
-  return `Decompressed response size (${size}) larger than download warn size (${warnSize}) in request ${request}.`;
-}
-
 /** The slots a crawler's scheduler and throttle share (the DownloaderAwarePriorityQueue reads them). */
 const slotsOf = new WeakMap<object, DownloadSlots>();
 
@@ -40,33 +31,13 @@ export const CRAWL_DEFAULTS: CrawlDefaults = {
   createStats: (crawler) => MemoryStatsCollector.fromCrawler(crawler),
   finishStats: (crawler) => (crawler.stats as MemoryStatsCollector).closeSpider(),
   createFetch(crawler) {
-    const settings = crawler.settings;
-    const fetch = lazyGotFetch(gotFetchOptionsFromSettings(settings));
-    const timeoutMs = settings.getFloat('DOWNLOAD_TIMEOUT') * 1000;
-    const maxSize = settings.getInt('DOWNLOAD_MAXSIZE');
-    const warnSize = settings.getInt('DOWNLOAD_WARNSIZE');
-    const logger = crawler.logBus.getLogger('seine.core.downloader');
-    // Checks the PLAYWRIGHT_* settings now; the browser itself starts with the first request that wants it.
-    const browser = browserDownloader(crawler);
-    const download = (request: Request) => {
-      const meta = request.meta;
-      if (browser.wants(request)) {
-        return browser.fetch(request, {
-          signal: crawler.abortController.signal,
-          timeoutMs: typeof meta['download_timeout'] === 'number' ? meta['download_timeout'] * 1000 : null,
-        });
-      }
-      const requestWarnSize = typeof meta['download_warnsize'] === 'number' ? meta['download_warnsize'] : warnSize;
-      return fetch(request, {
-        signal: crawler.abortController.signal,
-        timeoutMs: typeof meta['download_timeout'] === 'number' ? meta['download_timeout'] * 1000 : timeoutMs,
-        maxSize: typeof meta['download_maxsize'] === 'number' ? meta['download_maxsize'] : maxSize,
-        warnSize: requestWarnSize,
-        onWarnSize: (size, stage) => logger.warning(warnSizeMessage(stage, size, requestWarnSize, request.toString())),
-        proxy: typeof meta['proxy'] === 'string' ? meta['proxy'] : null,
-      });
-    };
-    return Object.assign(download, { warmUp: fetch.warmUp });
+    const handlers = new DownloadHandlers(crawler, {
+      builtIn: DOWNLOAD_HANDLERS_BY_NAME,
+      // Reads (and checks) the PLAYWRIGHT_* settings now; the browser itself starts with the first request that wants it.
+      chosenByRequest: { wants: BrowserDownloadHandler.wantsFor(crawler), handler: BrowserDownloadHandler },
+      signal: crawler.abortController.signal,
+    });
+    return Object.assign((request: Request) => handlers.download(request), { warmUp: () => handlers.warmUp() });
   },
   createSlots(crawler) {
     const slots = DownloadSlots.fromCrawler(crawler);

@@ -32,7 +32,7 @@ export function gotFetchOptionsFromSettings(settings: Settings): GotFetchOptions
  * `.invalid` hosts failing without a DNS query, certificates unchecked.
  *
  * A module of its own, importing only got's types, so that the crawler can
- * read its options without loading got (lazy-got-fetch.ts loads it with the
+ * read its options without loading got (handlers/http-handler.ts loads it with the
  * first download), and bench/download/clients.ts can give its plain got
  * client the same options without loading the rest of the downloader (its
  * RSS column is the library's cost); got is loaded only by fetch-got.ts.

@@ -1,11 +1,8 @@
-import { createRequire } from 'node:module';
-import { loadDependency } from '../errors/dependency-missing-error.js';
+import { lazyPackage } from '../errors/lazy-package.js';
 import type { Redis } from 'ioredis';
 
 /** ioredis (CommonJS), loaded by the first client: a crawl without Redis never pays its ~55 ms and its memory. */
-function loadIoredis(): typeof import('ioredis') {
-  return loadDependency('ioredis', 'a Redis frontier', () => createRequire(import.meta.url)('ioredis') as typeof import('ioredis'));
-}
+const loadIoredis = lazyPackage<typeof import('ioredis')>('ioredis', 'a Redis frontier');
 import { ACK, CLAIM_START, LEASE, PUSH, RECORD_START, RELEASE, RENEW, STATUS } from './lua-scripts.js';
 
 /** What a LEASE reply says about the whole crawl, besides the requests it leased. */

@@ -35,6 +35,13 @@ export const DEFAULT_SETTINGS: Readonly<SettingsSchema> = {
   DEPTH_STATS_VERBOSE: false,
   DOWNLOAD_DELAY: 0,
   DOWNLOAD_FAIL_ON_DATALOSS: true,
+  DOWNLOAD_HANDLERS: {},
+  DOWNLOAD_HANDLERS_BASE: {
+    data: 'DataDownloadHandler',
+    file: 'FileDownloadHandler',
+    http: 'HttpDownloadHandler',
+    https: 'HttpDownloadHandler',
+  },
   // Chromium accepts 256 KiB of response headers; 4x that reads what browsers do plus header-heavy pages Scrapy reads (docs/settings.md).
   DOWNLOAD_MAXHEADERSIZE: 1024 * 1024,
   DOWNLOAD_LENIENT_HTTP: true,

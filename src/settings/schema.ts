@@ -24,6 +24,9 @@ export type ClassSetting = abstract new (...args: never[]) => unknown;
  */
 export type ComponentOrders = Record<string, number | null>;
 
+/** URL scheme → a download handler class, a built-in handler's name, or `null` to turn the scheme off (Scrapy's `DOWNLOAD_HANDLERS`). */
+export type DownloadHandlerMap = Record<string, ClassSetting | string | null>;
+
 /** One `FEEDS` entry, keyed by the feed's URI. Option names are Scrapy's. */
 export interface FeedOptions {
   format: string;
@@ -62,6 +65,8 @@ export interface SettingsSchema {
   DEPTH_STATS_VERBOSE: boolean;
   DOWNLOAD_DELAY: number;
   DOWNLOAD_FAIL_ON_DATALOSS: boolean;
+  DOWNLOAD_HANDLERS: DownloadHandlerMap;
+  DOWNLOAD_HANDLERS_BASE: DownloadHandlerMap;
   DOWNLOAD_MAXHEADERSIZE: number;
   DOWNLOAD_LENIENT_HTTP: boolean;
   DOWNLOAD_MAXSIZE: number;
@@ -254,6 +259,8 @@ export const SETTING_KINDS: { readonly [K in SettingName]: KindsFor<SettingsSche
   DEPTH_STATS_VERBOSE: 'bool',
   DOWNLOAD_DELAY: 'float',
   DOWNLOAD_FAIL_ON_DATALOSS: 'bool',
+  DOWNLOAD_HANDLERS: 'dict',
+  DOWNLOAD_HANDLERS_BASE: 'dict',
   DOWNLOAD_MAXHEADERSIZE: 'int',
   DOWNLOAD_LENIENT_HTTP: 'bool',
   DOWNLOAD_MAXSIZE: 'int',

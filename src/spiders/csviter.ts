@@ -1,12 +1,10 @@
-import { createRequire } from 'node:module';
-import { loadDependency } from '../errors/dependency-missing-error.js';
+import { lazyPackage } from '../errors/lazy-package.js';
 import type { Logger } from '../log/index.js';
 
 // csv-parse is loaded on first use (its CommonJS build, synchronously): ~15 ms of start-up that a crawl without CSV never pays.
-let parseModule: typeof import('csv-parse/sync') | undefined;
+const parseModule = lazyPackage<typeof import('csv-parse/sync')>('csv-parse/sync', 'reading CSV');
 function parseCsv(input: string, options: import('csv-parse/sync').Options): unknown {
-  parseModule ??= loadDependency('csv-parse/sync', 'reading CSV', () => createRequire(import.meta.url)('csv-parse/sync') as typeof import('csv-parse/sync'));
-  return parseModule.parse(input, options);
+  return parseModule().parse(input, options);
 }
 
 export interface CsvIterOptions {

@@ -17,7 +17,7 @@
  * See docs/selectors.md ("Regular expressions: the linear engine") for what
  * was measured.
  */
-import { createRequire } from 'node:module';
+import { lazyPackage } from '../errors/lazy-package.js';
 import { END, START } from './python-regex.js';
 
 interface Re2Match extends Array<string | undefined> {
@@ -34,12 +34,13 @@ interface Re2 {
 type Re2Class = new (pattern: string, flags: string) => Re2;
 
 let re2Class: Re2Class | null | undefined;
+const re2Package = lazyPackage<{ RE2: Re2Class }>('re2-wasm', 'linear-time regular expressions');
 
 /** The RE2 class of re2-wasm, loaded on first use (about 30 ms, once); null when it cannot be loaded. */
 function loadRe2(): Re2Class | null {
   if (re2Class === undefined) {
     try {
-      re2Class = (createRequire(import.meta.url)('re2-wasm') as { RE2: Re2Class }).RE2;
+      re2Class = re2Package().RE2;
     } catch {
       re2Class = null;
     }

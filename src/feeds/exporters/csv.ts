@@ -1,5 +1,4 @@
-import { createRequire } from 'node:module';
-import { loadDependency } from '../../errors/dependency-missing-error.js';
+import { lazyPackage } from '../../errors/lazy-package.js';
 import { itemFieldNames, type ExportValue } from '../export-value.js';
 import { encodeText, feedEncoding, type FeedEncoding } from '../encoding.js';
 import { pythonStr } from '../python-text.js';
@@ -8,10 +7,7 @@ import { serializedFields, type ExporterOptions, type FieldsToExport, type ItemE
 // csv-stringify is loaded by the first CSV feed (its CommonJS build, synchronously): ~15 ms of start-up that a crawl
 // without CSV never pays. The exporter loads it when the feed opens, so a missing package stops the crawl before it
 // starts instead of failing every item.
-let stringifyModule: typeof import('csv-stringify/sync') | undefined;
-function loadStringify(): typeof import('csv-stringify/sync') {
-  return (stringifyModule ??= loadDependency('csv-stringify/sync', 'CSV feeds', () => createRequire(import.meta.url)('csv-stringify/sync') as typeof import('csv-stringify/sync')));
-}
+const loadStringify = lazyPackage<typeof import('csv-stringify/sync')>('csv-stringify/sync', 'CSV feeds');
 function stringifyCsv(input: unknown[][], options: import('csv-stringify/sync').Options): string {
   return loadStringify().stringify(input, options);
 }

@@ -1,5 +1,4 @@
-import { createRequire } from 'node:module';
-import { loadDependency } from '../../errors/dependency-missing-error.js';
+import { lazyPackage } from '../../errors/lazy-package.js';
 import type { CookieJar } from 'tough-cookie';
 import type { DownloaderMiddleware } from '../../contracts/components.js';
 import { NotConfigured } from '../../contracts/control-flow.js';
@@ -66,10 +65,9 @@ function cookieNames(values: readonly string[]): Set<string> {
  * sends no request never pays (`seine runspider` of a spider that yields nothing, `seine check -l`).
  * Its CommonJS build; seine imports tough-cookie nowhere else, so there is one copy.
  */
-let toughCookie: typeof import('tough-cookie') | undefined;
+const toughCookie = lazyPackage<typeof import('tough-cookie')>('tough-cookie', 'cookies');
 function newCookieJar(): CookieJar {
-  toughCookie ??= loadDependency('tough-cookie', 'cookies', () => createRequire(import.meta.url)('tough-cookie') as typeof import('tough-cookie'));
-  return new toughCookie.CookieJar();
+  return new (toughCookie().CookieJar)();
 }
 
 export class CookiesMiddleware implements DownloaderMiddleware {

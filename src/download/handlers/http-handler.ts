@@ -1,0 +1,88 @@
+import type { Crawler } from '../../contracts/crawler.js';
+import { lazyModule } from '../../errors/lazy-package.js';
+import type { Request } from '../../http/request.js';
+import type { Response } from '../../http/response.js';
+import type { Logger } from '../../log/index.js';
+import type { FetchOptions, WarnSizeStage } from '../fetch-contract.js';
+import type { GotFetch } from '../fetch-got.js';
+import { gotFetchOptionsFromSettings, type GotFetchOptions } from '../got-options.js';
+import type { DownloadHandler, DownloadHandlerContext } from './download-handler.js';
+
+/** Scrapy's warnings (its HTTP/1.1 handler; the decompressed one as HttpCompressionMiddleware >= 2.11 words it), with the size. */
+function warnSizeMessage(stage: WarnSizeStage, size: number, warnSize: number, request: string): string {
+  if (stage === 'expected') return `Expected response size (${size}) larger than download warn size (${warnSize}) in request ${request}.`;
+  if (stage === 'received') return `Received more bytes than download warn size (${warnSize}) in request ${request} (${size} bytes).`;
+  return `Decompressed response size (${size}) larger than download warn size (${warnSize}) in request ${request}.`;
+}
+
+/**
+ * got and its dependencies take ~110 ms and ~10 MB to load, which a command
+ * that downloads nothing (`seine runspider` of a spider that yields no
+ * request, `seine check -l`) never pays, and which a crawl pays while its
+ * first request is on its way anyway (warmUp). When got cannot be loaded (a
+ * cut-short install), every download rejects with one DependencyMissingError,
+ * which stops the crawl (src/engine/engine-state.ts).
+ */
+const gotFetchModule = lazyModule('got', 'downloading pages', () => import('../fetch-got.js'));
+
+/**
+ * The `http` and `https` schemes, through got (src/download/fetch-got.ts),
+ * with DOWNLOAD_TIMEOUT, DOWNLOAD_MAXSIZE, DOWNLOAD_WARNSIZE and their
+ * `meta` overrides, and `meta.proxy`. One instance serves both schemes.
+ */
+export class HttpDownloadHandler implements DownloadHandler {
+  readonly #options: GotFetchOptions;
+  readonly #signal: AbortSignal;
+  readonly #timeoutMs: number;
+  readonly #maxSize: number;
+  readonly #warnSize: number;
+  readonly #logger: Logger;
+  #fetch: GotFetch | undefined;
+  #loading: Promise<GotFetch> | undefined;
+
+  static fromCrawler(crawler: Crawler, context: DownloadHandlerContext): HttpDownloadHandler {
+    return new HttpDownloadHandler(crawler, context);
+  }
+
+  constructor(crawler: Crawler, { signal }: DownloadHandlerContext) {
+    const settings = crawler.settings;
+    this.#options = gotFetchOptionsFromSettings(settings);
+    this.#signal = signal;
+    this.#timeoutMs = settings.getFloat('DOWNLOAD_TIMEOUT') * 1000;
+    this.#maxSize = settings.getInt('DOWNLOAD_MAXSIZE');
+    this.#warnSize = settings.getInt('DOWNLOAD_WARNSIZE');
+    this.#logger = crawler.logBus.getLogger('seine.core.downloader');
+  }
+
+  downloadRequest(request: Request): Promise<Response> {
+    const fetch = this.#fetch;
+    return fetch !== undefined ? fetch(request, this.#fetchOptions(request)) : this.#load().then((ready) => ready(request, this.#fetchOptions(request)));
+  }
+
+  // The engine waits for this before the first request leaves (src/engine/throttle.ts), so that loading got is not
+  // counted in the first download's time, nor taken off the DOWNLOAD_DELAY between the first two requests.
+  async warmUp(): Promise<void> {
+    await this.#load();
+  }
+
+  close(): void {
+    this.#fetch?.close();
+  }
+
+  #load(): Promise<GotFetch> {
+    return (this.#loading ??= gotFetchModule().then((module) => (this.#fetch = module.createGotFetch(this.#options))));
+  }
+
+  #fetchOptions(request: Request): FetchOptions {
+    const meta = request.meta;
+    const warnSize = typeof meta['download_warnsize'] === 'number' ? meta['download_warnsize'] : this.#warnSize;
+    return {
+      signal: this.#signal,
+      timeoutMs: typeof meta['download_timeout'] === 'number' ? meta['download_timeout'] * 1000 : this.#timeoutMs,
+      maxSize: typeof meta['download_maxsize'] === 'number' ? meta['download_maxsize'] : this.#maxSize,
+      warnSize,
+      onWarnSize: (size, stage) => this.#logger.warning(warnSizeMessage(stage, size, warnSize, request.toString())),
+      proxy: typeof meta['proxy'] === 'string' ? meta['proxy'] : null,
+    };
+  }
+}
