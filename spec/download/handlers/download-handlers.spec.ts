@@ -69,7 +69,7 @@ describe('DOWNLOAD_HANDLERS', () => {
   it("crawls a new scheme through the spider's own handler class, built once with the crawl's settings and closed at the end", async () => {
     MemoHandler.built = MemoHandler.closed = 0;
     const { items, stats } = await run(['memo://one', 'memo://two', site.url('/')], { DOWNLOAD_HANDLERS: { memo: MemoHandler } });
-    expect(items.sort((a, b) => String(a['url']).localeCompare(String(b['url'])))).toEqual([
+    expect((items as Array<Record<string, unknown>>).sort((a, b) => String(a['url']).localeCompare(String(b['url'])))).toEqual([
       { url: site.url('/'), p: 'from http', request: site.url('/') },
       { url: 'memo://one', p: 'hello one', request: 'memo://one' },
       { url: 'memo://two', p: 'hello two', request: 'memo://two' },
