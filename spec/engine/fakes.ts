@@ -43,6 +43,8 @@ export class ArrayScheduler implements EngineScheduler {
   readonly enqueueThrowsFor = new Set<string>();
   /** next() throws this when set. */
   nextThrows: Error | null = null;
+  /** Set both to give it the KeepsQueueAtClose capability (a JOBDIR scheduler's). */
+  dropPending?: () => readonly Request[];
   enqueueAfterClose?: (request: Request) => boolean;
 
   enqueue(request: Request): boolean {

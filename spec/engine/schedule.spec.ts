@@ -167,6 +167,7 @@ describe('schedule: what it drops, and which event says so', () => {
   it('keeps a request arriving after close when enqueueAfterClose stores it (JOBDIR): no event, nothing handed out', () => {
     const scheduler = new ArrayScheduler();
     const stored: string[] = [];
+    scheduler.dropPending = () => scheduler.queue.splice(0);
     scheduler.enqueueAfterClose = (request) => {
       stored.push(pathOf(request));
       return true;
@@ -182,6 +183,7 @@ describe('schedule: what it drops, and which event says so', () => {
 
   it('drops with `closing` when enqueueAfterClose declines the request', () => {
     const scheduler = new ArrayScheduler();
+    scheduler.dropPending = () => scheduler.queue.splice(0);
     scheduler.enqueueAfterClose = () => false;
     const t = run({ scheduler });
     t.state.beginClose('shutdown');

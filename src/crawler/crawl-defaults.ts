@@ -4,7 +4,8 @@ import type { Spider, SpiderClass } from '../contracts/spider.js';
 import type { ComponentClass, DownloaderMiddleware, Extension, ItemPipeline, SpiderMiddleware, SpiderOutput } from '../contracts/components.js';
 import type { Crawler, StatsCollector } from '../contracts/crawler.js';
 import type { CrawlerImpl } from './crawler-impl.js';
-import type { EngineScheduler, EngineSlots } from '../engine/engine-state.js';
+import type { EngineSlots } from '../engine/engine-state.js';
+import type { EngineScheduler } from '../contracts/scheduler.js';
 
 /**
  * The parts a crawl is assembled from. The defaults are seine's built-ins;

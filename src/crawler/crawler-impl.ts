@@ -10,6 +10,7 @@ import type { Spider, SpiderClass } from '../contracts/spider.js';
 import type { DownloaderMiddleware, Extension, ItemPipeline, SpiderMiddleware } from '../contracts/components.js';
 import type { Crawler, StatsCollector } from '../contracts/crawler.js';
 import type { CrawlEvent } from '../contracts/events.js';
+import { connectsToStore, journaledScheduler, sharedQueue, tracksFeeds } from '../contracts/scheduler.js';
 import { EngineState } from '../engine/engine-state.js';
 import { engineFlow, type IdleVerdict } from '../engine/engine.js';
 import { logLineFor } from './log-formatter.js';
@@ -216,10 +217,14 @@ export class CrawlerImpl implements Crawler {
     // With a journal (JOBDIR), a ticket's items are written when it closes, just before its
     // acknowledgement records the feed files' sizes; a resumed run first cuts its feeds back to
     // the sizes recorded last, removing the items of requests that will be crawled again.
-    const journaled = scheduler.journaled === true;
+    // The scheduler's capabilities, asked for once (src/contracts/scheduler.ts).
+    const journal = journaledScheduler(scheduler);
+    const shared = sharedQueue(scheduler);
+    const store = connectsToStore(scheduler);
+    const journaled = journal !== null;
     let feeds: FeedExporter | null = null;
     if (journaled) {
-      const recorded = scheduler.trackFeeds?.(() => feeds?.fileSizes() ?? {});
+      const recorded = tracksFeeds(scheduler)?.trackFeeds(() => feeds?.fileSizes() ?? {});
       if (recorded != null) {
         for (const path of FeedExporter.truncateFeedFiles({ ...recorded })) {
           this.logBus.getLogger('seine.extensions.feedexport').warning(`Removed from ${path} the items of requests the previous run did not finish (they are crawled again): cut back to ${recorded[path]} bytes`);
@@ -265,7 +270,7 @@ export class CrawlerImpl implements Crawler {
     let failure: CrawlFailedError | null = null;
     try {
       // A scheduler that keeps its state elsewhere (Redis) connects first: without it nothing can be crawled.
-      await scheduler.connect?.();
+      await store?.connect();
     } catch (error) {
       failure = new CrawlFailedError(`Cannot open the crawl: ${messageOf(error)}`, { cause: error });
     }
@@ -284,9 +289,9 @@ export class CrawlerImpl implements Crawler {
       const flow = engineFlow(state, this.#parts.startOf(this.spider, spiderMws), {
         itemConcurrency: s.getInt('CONCURRENT_ITEMS'),
         onIdle: () => this.#sendIdle(),
-        startOffset: scheduler.startOffset ?? 0,
-        onStartOutput: (count) => scheduler.recordStart?.(count),
-        onStartDone: (complete) => scheduler.finishStart?.(complete),
+        startOffset: journal?.startOffset ?? 0,
+        onStartOutput: (count) => journal?.recordStart(count),
+        onStartDone: (complete) => shared?.finishStart(complete),
       }).pipe(
         // exportItem never throws: a feed that fails on an item logs it, and the other feeds still get it.
         tap((scraped) => exporter.exportItem(scraped.item)),
@@ -344,7 +349,8 @@ export class CrawlerImpl implements Crawler {
     await step('A spider_closed handler', () => this.#dispatch({ type: 'spider_closed', reason })); // stats record finish_time and finish_reason
     // After spider_closed, so the last stats a shared frontier stores for `seine frontier … status` have finish_reason.
     const scheduler = this.#state?.scheduler;
-    await step('Disconnecting the scheduler', () => scheduler?.disconnect?.());
+    const store = scheduler === undefined ? null : connectsToStore(scheduler);
+    await step('Disconnecting the scheduler', () => store?.disconnect());
     await step('The stats dump', () => this.#parts.finishStats(this, reason));
     engineLog.info(`Spider closed (${reason})`);
     this.#finished = true;

@@ -1,4 +1,4 @@
-import { BehaviorSubject, Subject, type Observable } from 'rxjs';
+import { BehaviorSubject, Subject } from 'rxjs';
 import { isDependencyMissing } from '../contracts/control-flow.js';
 import type { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
@@ -7,53 +7,12 @@ import type { Settings } from '../settings/index.js';
 import type { DownloaderMiddleware, ItemPipeline, SpiderMiddleware } from '../contracts/components.js';
 import type { Crawler } from '../contracts/crawler.js';
 import type { CrawlEvent, DropReason } from '../contracts/events.js';
+import { acknowledgesRequests, keepsQueueAtClose, sharedQueue, type EngineScheduler, type KeepsQueueAtClose, type SharedQueue } from '../contracts/scheduler.js';
 import { TicketBook, type Ticket } from './ticket.js';
 import type { ScrapedItem } from './item-pipeline.js';
 
-/** The scheduler as the engine drives it (src/scheduler implements it). */
-export interface EngineScheduler {
-  /** False when the request was filtered (duplicate). */
-  enqueue(request: Request): boolean;
-  next(): Request | undefined;
-  hasPending(): boolean;
-  /**
-   * At close: hands out nothing more and returns the queued requests it
-   * forgot (a JOBDIR scheduler keeps those on disk for the next run). Without
-   * it the engine pops and drops them.
-   */
-  dropPending?(): readonly Request[];
-  /** A request yielded while the crawl closes: a JOBDIR scheduler stores it for the next run (true); without, it is dropped. */
-  enqueueAfterClose?(request: Request): boolean;
-  /**
-   * The request's ticket closed: its callback's output (new requests, items)
-   * is recorded. A JOBDIR scheduler removes it from its journal only now, so
-   * a crash before this point crawls it again on the next run.
-   */
-  acknowledge?(request: Request, outcome: 'done' | 'failed', items?: readonly unknown[]): void;
-  /**
-   * Emits when the scheduler's state changed by itself (requests arrived
-   * from elsewhere, a shared crawl ended): the engine asks it again for
-   * requests, and checks whether the crawl is idle.
-   */
-  readonly changed$?: Observable<void>;
-  /** Connects to what it keeps its state in, before the crawl starts; a throw fails the run (`open_failed`). */
-  connect?(): Promise<void>;
-  /** Gives back what it holds outside this process and disconnects; the crawl's close waits for it. */
-  disconnect?(): Promise<void>;
-  /** The spider's start has ended (`complete`: it ran to its end rather than being stopped by the close). */
-  finishStart?(complete: boolean): void;
-  /** True when the scheduler keeps a journal (JOBDIR): the engine then commits a ticket's items with its acknowledgement. */
-  readonly journaled?: boolean;
-  /** How many outputs of start() an earlier run recorded (they are skipped). */
-  readonly startOffset?: number;
-  /** The first `count` outputs of start() are recorded. */
-  recordStart?(count: number): void;
-  /**
-   * Registers how to read the append-mode feed files' sizes (recorded with
-   * each acknowledgement); returns the sizes the previous run recorded last.
-   */
-  trackFeeds?(sizes: () => Readonly<Record<string, number>>): Readonly<Record<string, number>> | null;
-}
+/** The scheduler's contract lives with the contracts (src/scheduler implements it); the engine's entry names it too. */
+export type { EngineScheduler } from '../contracts/scheduler.js';
 
 /** Download slots as the engine drives them (src/throttle implements them). */
 export interface EngineSlots {
@@ -102,6 +61,9 @@ export class EngineState {
   readonly abort: AbortController;
   readonly now: () => number;
   readonly commitPerTicket: boolean;
+  /** The scheduler's capabilities the stages use, asked for once here rather than per request (null: it has none). */
+  readonly keepsQueue: KeepsQueueAtClose | null;
+  readonly sharedQueue: SharedQueue | null;
 
   constructor(
     readonly settings: Settings,
@@ -121,10 +83,13 @@ export class EngineState {
     this.commitPerTicket = options.commitPerTicket ?? false;
     this.#warmUp = options.warmUp;
     const onTicketClosed = options.onTicketClosed;
+    this.keepsQueue = keepsQueueAtClose(scheduler);
+    this.sharedQueue = sharedQueue(scheduler);
+    const acknowledging = acknowledgesRequests(scheduler);
     this.tickets = new TicketBook((ticket) => {
       try {
         if (ticket.request !== null) {
-          scheduler.acknowledge?.(ticket.request, ticket.outcome ?? 'failed', ticket.items === null ? [] : (ticket.items as ScrapedItem[]).map((scraped) => scraped.item));
+          acknowledging?.acknowledge(ticket.request, ticket.outcome ?? 'failed', ticket.items === null ? [] : (ticket.items as ScrapedItem[]).map((scraped) => scraped.item));
         }
         onTicketClosed?.(ticket);
       } catch (error) {
@@ -217,7 +182,7 @@ export class EngineState {
     const forgotten: Request[] = [];
     try {
       // A loop, not push(...list): spreading 200,000 queued requests overflows the call stack.
-      if (this.scheduler.dropPending !== undefined) for (const request of this.scheduler.dropPending()) forgotten.push(request);
+      if (this.keepsQueue !== null) for (const request of this.keepsQueue.dropPending()) forgotten.push(request);
       else for (let dropped = this.scheduler.next(); dropped !== undefined; dropped = this.scheduler.next()) forgotten.push(dropped);
     } catch (error) {
       // A scheduler that fails here cannot stop the close; what it still held is not crawled.

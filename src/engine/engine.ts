@@ -121,7 +121,7 @@ export function engineFlow(state: EngineState, start: AsyncIterable<SpiderOutput
       finished = true;
       subscriber.complete();
     };
-    const idle = merge(state.tickets.changed$, state.scheduler.changed$ ?? NEVER).subscribe(checkIdle);
+    const idle = merge(state.tickets.changed$, state.sharedQueue?.changed$ ?? NEVER).subscribe(checkIdle);
     const fatal = state.fatal$.subscribe(fail);
 
     const startTicket = state.tickets.openStart();

@@ -47,7 +47,7 @@ export function schedule(state: EngineState): OperatorFunction<Request, Ticket> 
         try {
           if (state.closeReason !== null) {
             // What a callback still running yields while the crawl closes is kept for the next run with JOBDIR, as in Scrapy.
-            if (state.scheduler.enqueueAfterClose?.(request) !== true) state.drop(request, 'closing');
+            if (state.keepsQueue?.enqueueAfterClose(request) !== true) state.drop(request, 'closing');
             return;
           }
           if (!state.scheduler.enqueue(request)) {
@@ -64,7 +64,7 @@ export function schedule(state: EngineState): OperatorFunction<Request, Ticket> 
       };
       const input = source.subscribe({ next: enqueue, error: (error: unknown) => subscriber.error(error) });
       // Capacity frees when a ticket leaves the active phases; the gate reopens on resume.
-      const wake = merge(state.tickets.changed$, state.paused$.pipe(skip(1)), state.scheduler.changed$ ?? NEVER).subscribe(pump);
+      const wake = merge(state.tickets.changed$, state.paused$.pipe(skip(1)), state.sharedQueue?.changed$ ?? NEVER).subscribe(pump);
       return () => {
         input.unsubscribe();
         wake.unsubscribe();

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { Subject, type Observable } from 'rxjs';
 import type { Crawler } from '../contracts/crawler.js';
+import type { AcknowledgesRequests, ConnectsToStore, EngineScheduler, JournaledScheduler, KeepsQueueAtClose, SharedQueue } from '../contracts/scheduler.js';
 import type { Request } from '../http/request.js';
 import type { Logger } from '../log/index.js';
 import { requestFromDict, requestToDict } from './request-dict.js';
@@ -52,7 +53,7 @@ const POLL_MAX_MS = 200;
  * - the crawl is over for this worker when the queue is empty, no lease is
  *   out anywhere and nobody is still running start().
  */
-export class RedisScheduler {
+export class RedisScheduler implements EngineScheduler, AcknowledgesRequests, KeepsQueueAtClose, SharedQueue, ConnectsToStore, JournaledScheduler {
   /** Items are committed per request, with its acknowledgement (the engine holds them until the ticket closes). */
   readonly journaled = true;
   readonly worker: string;

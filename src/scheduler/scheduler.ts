@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Crawler, StatsCollector } from '../contracts/crawler.js';
+import type { AcknowledgesRequests, EngineScheduler, JournaledScheduler, KeepsQueueAtClose, TracksFeeds } from '../contracts/scheduler.js';
 import type { Request } from '../http/request.js';
 import { getLogger, type Logger } from '../log/index.js';
 import { DownloaderAwarePriorityQueue } from './downloader-aware-queue.js';
@@ -54,7 +55,7 @@ export interface SchedulerDependencies {
  * first and memory is the fallback for those that cannot be serialized;
  * memory is popped first, as in Scrapy.
  */
-export class Scheduler {
+export class Scheduler implements EngineScheduler, AcknowledgesRequests, KeepsQueueAtClose, JournaledScheduler, TracksFeeds {
   readonly queue: RequestQueue;
   readonly diskQueue: DiskPriorityQueue | null;
   readonly dupeFilter: DupeFilter | null;
