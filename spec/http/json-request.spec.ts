@@ -1,6 +1,9 @@
 import { describe, expect, it, jest } from '@jest/globals';
-import { JsonRequest } from '../../src/http/json-request.js';
-import { pythonJsonDumps } from '../../src/http/python-json.js';
+import { JsonRequest, jsonRequestNumber } from '../../src/http/json-request.js';
+import { pythonJsonDumps as pythonJsonDumpsOf } from '../../src/python/json-dumps.js';
+
+/** json.dumps(value, sort_keys=True) as JsonRequest writes it. */
+const pythonJsonDumps = (value: unknown): string => pythonJsonDumpsOf(value, { sortKeys: true, number: jsonRequestNumber });
 
 const ACCEPT = 'application/json, text/javascript, */*; q=0.01';
 const URL = 'http://127.0.0.1/api';

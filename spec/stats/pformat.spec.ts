@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { pformat } from '../../src/stats/pformat.js';
 import { formatStatsDump } from '../../src/stats/stats-dump.js';
-import { pythonDatetimeRepr, pythonNumberRepr } from '../../src/stats/python-repr.js';
+import { pythonDatetimeRepr, pythonNumberRepr } from '../../src/python/repr.js';
 
 const utc = (...fields: [number, number, number, number, number, number, number]): Date => {
   const [year, month, day, hour, minute, second, ms] = fields;

@@ -8,7 +8,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { Selector } from '../../src/index.js';
 import { GLOBAL_BUDGET, toLinear, toRe2Source } from '../../src/xpath/linear-regex.js';
-import { translatePythonRegex } from '../../src/xpath/python-regex.js';
+import { translatePythonRegex } from '../../src/python/regex.js';
 
 const re2 = (pattern: string): string | null => toRe2Source(translatePythonRegex(pattern).source)?.source ?? null;
 

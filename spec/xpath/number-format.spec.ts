@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
-import { numberToString, pythonFloatRepr } from '../../src/xpath/number-format.js';
+import { numberToString } from '../../src/xpath/number-format.js';
+import { pythonFloatRepr } from '../../src/python/float-repr.js';
 import { stringToNumber } from '../../src/xpath/values.js';
 import { onDocument } from './helpers/run.js';
 

@@ -1,6 +1,6 @@
 import type { LogLevel } from '../log/index.js';
 import type { CrawlEvent } from '../contracts/events.js';
-import { pythonRepr } from '../selector/python-format.js';
+import { pythonRepr } from '../python/str-repr.js';
 import { CircularReferenceError, itemFieldNames, toExportValue } from '../feeds/export-value.js';
 
 export interface LogLine {

@@ -5,7 +5,7 @@ import { isValidAttributeName, readBadAttribute } from './bad-attribute-names.js
 import { dropNonXmlChars, hasNonXmlChars } from './xml-chars.js';
 import { CLOSED_BY, RAW_TEXT_ELEMENTS, VOID_ELEMENTS } from './html-rules.generated.js';
 import { BOOLEAN_ATTRIBUTES } from './html-vocabulary.js';
-import { pythonStrip } from './python-strip.js';
+import { pythonStrip } from '../python/strip.js';
 
 /**
  * Builds an HTML document tree that matches what lxml's HTML parser (used by

@@ -1,7 +1,7 @@
 import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
 import { ATTRIBUTE, COMMENT, DOCUMENT, DomNode, ELEMENT, PROCESSING_INSTRUCTION, TEXT, fitChildren, parseLikeParsel } from './node.js';
 import { decodeXmlEntities } from './decode-entities.js';
-import { pythonStrip } from './python-strip.js';
+import { pythonStrip } from '../python/strip.js';
 
 /**
  * Builds an XML document tree with real namespaces, as lxml's recovering XML

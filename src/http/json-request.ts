@@ -1,4 +1,4 @@
-import { pythonJsonDumps } from './python-json.js';
+import { pythonJsonDumps } from '../python/json-dumps.js';
 import { Request, type RequestOptions } from './request.js';
 
 export interface JsonRequestOptions extends RequestOptions {
@@ -6,6 +6,20 @@ export interface JsonRequestOptions extends RequestOptions {
   data?: unknown;
   /** Keys in the order given instead of sorted. */
   sortKeys?: boolean;
+}
+
+/**
+ * A number as JavaScript writes it, with Python's two-digit exponent (1e-07);
+ * a non-finite number is null, as JSON.stringify writes it. JavaScript has
+ * one number type: a whole number is written as an integer (as Python writes
+ * an int), so 1e16 is 10000000000000000, not 1e+16.
+ */
+export function jsonRequestNumber(value: number): string {
+  if (!Number.isFinite(value)) return 'null';
+  const text = String(value);
+  const exponent = /^(-?[\d.]+)e([+-])(\d+)$/.exec(text);
+  if (exponent === null) return text;
+  return `${exponent[1]}e${exponent[2]}${exponent[3]!.padStart(2, '0')}`;
 }
 
 const ACCEPT = 'application/json, text/javascript, */*; q=0.01';
@@ -21,7 +35,7 @@ function withBody(options: JsonRequestOptions, setMethod: boolean): RequestOptio
   const dataPassed = data !== undefined && data !== null;
   if (bodyPassed && dataPassed) warnBodyAndData();
   if (bodyPassed || !dataPassed) return rest;
-  const body = pythonJsonDumps(data, { sortKeys: sortKeys ?? true });
+  const body = pythonJsonDumps(data, { sortKeys: sortKeys ?? true, number: jsonRequestNumber });
   return setMethod && rest.method === undefined ? { ...rest, body, method: 'POST' } : { ...rest, body };
 }
 

@@ -1,4 +1,4 @@
-import { pythonRepr } from '../selector/python-format.js';
+import { pythonRepr } from '../python/str-repr.js';
 
 /**
  * One link a LinkExtractor found: Scrapy's `Link`. `fragment` is always ''

@@ -1,5 +1,5 @@
 import { NAMED_ENTITIES } from '../dom/html-rules.generated.js';
-import { translatePythonRegex } from '../xpath/python-regex.js';
+import { translatePythonRegex } from '../python/regex.js';
 import { BadArgumentError } from './bad-argument-error.js';
 
 /**
@@ -16,7 +16,7 @@ const cache = new Map<string, RegExp>();
  * compiles it: `\w`, `\d`, `\s`, `\b` are Unicode (`re('K\w+l')` finds `Kühl`
  * in `Kühling`, where JavaScript's ASCII `\w` finds `K` and `hling`), and
  * `(?P<name>…)`, `(?P=name)`, leading inline flags `(?imsx)`, `$` before a
- * final newline are Python's (src/xpath/python-regex.ts, shared with the
+ * final newline are Python's (src/python/regex.ts, shared with the
  * EXSLT `re:` functions). A RegExp keeps JavaScript's meaning: it is the
  * user's JavaScript value, and matches in re() as it does in `regex.test()`
  * (docs/selectors.md). A pattern neither reads (`(`) is a BadArgumentError

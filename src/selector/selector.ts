@@ -7,7 +7,7 @@ import { serializeXml } from '../dom/serialize-xml.js';
 import { evaluateXPath, pythonFloatRepr, type XPathVariables } from '../xpath/index.js';
 import { cssToXPath } from '../css/index.js';
 import { extractRegex } from './extract-regex.js';
-import { pythonRepr, shorten } from './python-format.js';
+import { pythonRepr, shorten } from '../python/str-repr.js';
 import { SelectorList } from './selector-list.js';
 import {
   BadArgumentError,

@@ -1,6 +1,6 @@
 import { COMMENT, ELEMENT, TEXT, type DomNode } from '../dom/node.js';
 import { parseXml } from '../dom/parse-xml.js';
-import { pythonStrip } from '../dom/python-strip.js';
+import { pythonStrip } from '../python/strip.js';
 import { decodeBody } from '../http/decode-body.js';
 import { joinUrl } from '../http/urljoin.js';
 

@@ -3,4 +3,3 @@ export { applyEvent, errorClassName } from './core-stats.js';
 export { applyLogEvent, countLogEvents } from './log-counter.js';
 export { formatStatsDump, FLOAT_STATS } from './stats-dump.js';
 export { pformat, type PformatOptions } from './pformat.js';
-export { pythonDatetimeRepr, pythonNumberRepr } from './python-repr.js';

@@ -6,7 +6,8 @@
  * key on its own line, and a long string value is split at spaces into
  * adjacent literals.
  */
-import { pythonDatetimeRepr, pythonLength, pythonNumberRepr, pythonStrRepr } from './python-repr.js';
+import { pythonDatetimeRepr, pythonLength, pythonNumberRepr } from '../python/repr.js';
+import { pythonRepr } from '../python/str-repr.js';
 import { isDate, isError, isPlainObject } from '../value-kinds.js';
 
 export interface PformatOptions {
@@ -44,7 +45,7 @@ class PrettyPrinter {
   repr(value: unknown, asFloat = false): string {
     switch (typeof value) {
       case 'string':
-        return pythonStrRepr(value);
+        return pythonRepr(value);
       case 'number':
         return pythonNumberRepr(value, asFloat);
       case 'bigint':
@@ -60,10 +61,10 @@ class PrettyPrinter {
     if (isDate(value)) return pythonDatetimeRepr(value);
     if (Array.isArray(value)) return `[${value.map((item) => this.repr(item)).join(', ')}]`;
     if (isDict(value)) {
-      const parts = sortedEntries(value).map(([key, item]) => `${pythonStrRepr(key)}: ${this.repr(item, this.floatKeys.has(key))}`);
+      const parts = sortedEntries(value).map(([key, item]) => `${pythonRepr(key)}: ${this.repr(item, this.floatKeys.has(key))}`);
       return `{${parts.join(', ')}}`;
     }
-    if (isError(value)) return `${value.constructor.name}(${pythonStrRepr(value.message)})`;
+    if (isError(value)) return `${value.constructor.name}(${pythonRepr(value.message)})`;
     if (typeof value === 'function') return `<function ${value.name}>`;
     const text = String(value);
     return text === '[object Object]' ? `<${(value as object).constructor?.name ?? 'object'} object>` : text;
@@ -88,7 +89,7 @@ class PrettyPrinter {
       const delimiter = ',\n' + ' '.repeat(inner);
       entries.forEach(([key, item], i) => {
         const last = i === entries.length - 1;
-        const rep = pythonStrRepr(key);
+        const rep = pythonRepr(key);
         out.push(rep, ': ');
         this.format(item, out, inner + pythonLength(rep) + 2, last ? allowance + 1 : 1, level, this.floatKeys.has(key));
         if (!last) out.push(delimiter);
@@ -111,7 +112,7 @@ class PrettyPrinter {
 
   #str(text: string, out: Output, indent: number, allowance: number, level: number): void {
     if (text.length === 0) {
-      out.push(pythonStrRepr(text));
+      out.push(pythonRepr(text));
       return;
     }
     const chunks: string[] = [];
@@ -124,7 +125,7 @@ class PrettyPrinter {
     let maxWidth1 = maxWidth;
     lines.forEach((line, i) => {
       const lastLine = i === lines.length - 1;
-      const rep = pythonStrRepr(line);
+      const rep = pythonRepr(line);
       if (lastLine) maxWidth1 -= allowance;
       if (pythonLength(rep) <= maxWidth1) {
         chunks.push(rep);
@@ -138,17 +139,17 @@ class PrettyPrinter {
       parts.forEach((part, j) => {
         const candidate = current + part;
         if (j === parts.length - 1 && lastLine) maxWidth2 -= allowance;
-        if (pythonLength(pythonStrRepr(candidate)) > maxWidth2) {
-          if (current !== '') chunks.push(pythonStrRepr(current));
+        if (pythonLength(pythonRepr(candidate)) > maxWidth2) {
+          if (current !== '') chunks.push(pythonRepr(current));
           current = part;
         } else {
           current = candidate;
         }
       });
-      if (current !== '') chunks.push(pythonStrRepr(current));
+      if (current !== '') chunks.push(pythonRepr(current));
     });
     if (chunks.length === 1) {
-      out.push(pythonStrRepr(text));
+      out.push(pythonRepr(text));
       return;
     }
     if (level === 1) out.push('(');

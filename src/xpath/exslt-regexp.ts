@@ -19,8 +19,8 @@
 import { DOCUMENT, ELEMENT, numberTree, TEXT, DomNode } from '../dom/node.js';
 import { booleanCode, nodeSetCode, stringCode, type Code, type Fn } from './code.js';
 import { depsOf, type CallSite, type FunctionDef } from './functions.js';
-import { pythonFloatRepr } from './number-format.js';
-import { compileTemplate, PythonRegexError, translatePythonRegex } from './python-regex.js';
+import { pythonFloatRepr } from '../python/float-repr.js';
+import { compileTemplate, PythonRegexError, translatePythonRegex } from '../python/regex.js';
 import { toStringValue } from './values.js';
 import { toLinear, type LinearRegex } from './linear-regex.js';
 

@@ -28,7 +28,8 @@ import type { XPathValue } from './values.js';
 export type { XPathValue } from './values.js';
 export type { XPathVariables } from './code.js';
 export { XPathError } from './errors.js';
-export { numberToString, pythonFloatRepr } from './number-format.js';
+export { numberToString } from './number-format.js';
+export { pythonFloatRepr } from '../python/float-repr.js';
 export { NAMESPACE } from './namespace-nodes.js';
 
 export interface XPathContext {

@@ -5,7 +5,7 @@
  * and blocks the event loop. RE2 runs it in microseconds, for any input.
  *
  * RE2 has no lookaround and no backreference, so it takes the patterns
- * whose translation (python-regex.ts, for JavaScript's `v` flag) uses only
+ * whose translation (src/python/regex.ts, for JavaScript's `v` flag) uses only
  * constructs with an exact RE2 equivalent; the others stay on JavaScript's
  * engine (`toLinear` returns null). The translation's anchors map exactly
  * (`\A`, `\z`, `(?m:^)`, `(?m:$)`) except Python's `$` without `(?m)` —
@@ -18,7 +18,7 @@
  * was measured.
  */
 import { lazyPackage } from '../errors/lazy-package.js';
-import { END, START } from './python-regex.js';
+import { END, START } from '../python/regex.js';
 
 interface Re2Match extends Array<string | undefined> {
   index: number;

@@ -2,7 +2,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { UrlSplitError, hostInfo, portOf, urlparse, urlunsplit, userInfo } from '../../../src/http/url/urlsplit.js';
 import { quoteBinary, quotePlusBinary, safeSet, unquote, unquoteToBinary } from '../../../src/http/url/quote.js';
-import { pythonRepr } from '../../../src/selector/python-format.js';
+import { pythonRepr } from '../../../src/python/str-repr.js';
 
 const tuple = (url: string): string[] => {
   const p = urlparse(url);

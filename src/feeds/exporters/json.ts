@@ -1,5 +1,5 @@
 import { encodeText, feedEncoding, type FeedEncoding } from '../encoding.js';
-import { pythonJsonDumps } from '../python-text.js';
+import { pythonJsonDumps } from '../../python/json-dumps.js';
 import { serializedFields, type ExporterOptions, type ItemExporter } from './item-exporter.js';
 
 /** The options Scrapy's JSON exporters derive from encoding and indent. */

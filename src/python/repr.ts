@@ -1,11 +1,9 @@
 /**
- * Python's repr() of the values stats hold, because the stats dump is
- * Scrapy's `pprint.pformat(stats)` and users compare the two.
+ * Python's repr() of numbers and datetimes, and its len(): the stats dump is
+ * Scrapy's `pprint.pformat(stats)` and the feeds write numbers as Python
+ * does, and users compare both with Scrapy's.
  */
-import { pythonRepr } from '../selector/python-format.js';
-import { pythonFloatRepr } from '../xpath/number-format.js';
-
-export { pythonRepr as pythonStrRepr };
+import { pythonFloatRepr } from './float-repr.js';
 
 /**
  * `datetime.datetime(2024, 1, 2, 3, 4, 5, 678000)` in UTC: Scrapy 2.8 stores

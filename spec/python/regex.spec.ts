@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { compileTemplate, PythonRegexError, translatePythonRegex } from '../../src/xpath/python-regex.js';
+import { compileTemplate, PythonRegexError, translatePythonRegex } from '../../src/python/regex.js';
 
 /** Runs a Python pattern through the translation; `search` semantics like Python's re.search. */
 function search(pattern: string, text: string): string | null {

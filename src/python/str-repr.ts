@@ -1,7 +1,6 @@
 /**
  * Python's repr() of a str, because parsel's selector repr is defined by it.
- * (Python's float form, for XPath numbers, is the XPath engine's
- * `pythonFloatRepr`.)
+ * (Python's float form is `pythonFloatRepr`, in float-repr.ts.)
  */
 
 /** Characters Python's repr() escapes: everything str.isprintable() rejects, i.e. other and separator categories but the space. */
