@@ -26,7 +26,7 @@ export { ProxyUrlError } from './proxy-url-error.js';
 export { MetaRefreshMiddleware, type MetaRefreshOptions } from './meta-refresh.js';
 export { getMetaRefresh, type MetaRefresh } from './meta-refresh-tag.js';
 export { RedirectMiddleware, type RedirectOptions } from './redirect.js';
-export { RetryMiddleware, DEFAULT_RETRY_BACKOFF_BASE, DEFAULT_RETRY_BACKOFF_MAX, type RetryOptions } from './retry.js';
+export { RetryMiddleware, type RetryOptions } from './retry.js';
 export { getRetryRequest, type GetRetryRequestOptions } from './retry-request.js';
 export { retryDelayMs, parseRetryAfter, type RetryDelayOptions } from './retry-delay.js';
 export { RETRYABLE_ERROR_CODES, RETRYABLE_ERROR_NAMES, isRetryableError } from './retryable-errors.js';

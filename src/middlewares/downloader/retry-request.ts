@@ -1,6 +1,7 @@
 import type { StatsCollector } from '../../contracts/crawler.js';
 import type { Request } from '../../http/request.js';
 import { defaultLogBus, type Logger } from '../../log/index.js';
+import { DEFAULT_SETTINGS } from '../../settings/index.js';
 import type { Spider } from '../../contracts/spider.js';
 import { NULL_STATS } from '../spider/component-options.js';
 import { metaNumber } from './meta-values.js';
@@ -31,14 +32,14 @@ export interface GetRetryRequestOptions {
   now?: () => number;
 }
 
-/** The numbers a retry needs from RETRY_* settings, with Scrapy's defaults (and seine's for the backoff). */
+/** The numbers a retry needs from RETRY_* settings; DEFAULT_SETTINGS' values for a spider without a crawler. */
 function fromSettings(spider: Spider | undefined): { times: number; adjust: number; base: number; max: number } {
   const settings = spider?.crawler?.settings;
   return {
-    times: settings?.getInt('RETRY_TIMES') ?? 2,
-    adjust: settings?.getInt('RETRY_PRIORITY_ADJUST') ?? -1,
-    base: settings?.getFloat('RETRY_BACKOFF_BASE', 1) ?? 1,
-    max: settings?.getFloat('RETRY_BACKOFF_MAX', 60) ?? 60,
+    times: settings?.getInt('RETRY_TIMES') ?? DEFAULT_SETTINGS.RETRY_TIMES,
+    adjust: settings?.getInt('RETRY_PRIORITY_ADJUST') ?? DEFAULT_SETTINGS.RETRY_PRIORITY_ADJUST,
+    base: settings?.getFloat('RETRY_BACKOFF_BASE', DEFAULT_SETTINGS.RETRY_BACKOFF_BASE) ?? DEFAULT_SETTINGS.RETRY_BACKOFF_BASE,
+    max: settings?.getFloat('RETRY_BACKOFF_MAX', DEFAULT_SETTINGS.RETRY_BACKOFF_MAX) ?? DEFAULT_SETTINGS.RETRY_BACKOFF_MAX,
   };
 }
 

@@ -27,9 +27,6 @@ export interface RetryOptions extends ComponentOptions {
   now?: () => number;
 }
 
-export const DEFAULT_RETRY_BACKOFF_BASE = 1;
-export const DEFAULT_RETRY_BACKOFF_MAX = 60;
-
 /**
  * Retries requests that failed for reasons that may pass (Scrapy's
  * RetryMiddleware): responses whose status is in RETRY_HTTP_CODES, and the
@@ -55,8 +52,8 @@ export class RetryMiddleware implements DownloaderMiddleware {
     this.retryTimes = options.retryTimes ?? DEFAULT_SETTINGS.RETRY_TIMES;
     this.retryHttpCodes = new Set(options.retryHttpCodes ?? DEFAULT_SETTINGS.RETRY_HTTP_CODES);
     this.priorityAdjust = options.priorityAdjust ?? DEFAULT_SETTINGS.RETRY_PRIORITY_ADJUST;
-    this.backoffBase = options.backoffBase ?? DEFAULT_RETRY_BACKOFF_BASE;
-    this.backoffMax = options.backoffMax ?? DEFAULT_RETRY_BACKOFF_MAX;
+    this.backoffBase = options.backoffBase ?? DEFAULT_SETTINGS.RETRY_BACKOFF_BASE;
+    this.backoffMax = options.backoffMax ?? DEFAULT_SETTINGS.RETRY_BACKOFF_MAX;
     this.#stats = options.stats ?? NULL_STATS;
     this.#logger = (options.logBus ?? defaultLogBus).getLogger(RETRY_LOGGER);
     this.#random = options.random;
@@ -70,8 +67,8 @@ export class RetryMiddleware implements DownloaderMiddleware {
       retryTimes: settings.getInt('RETRY_TIMES'),
       retryHttpCodes: settings.getList('RETRY_HTTP_CODES').map((code) => Number(code)),
       priorityAdjust: settings.getInt('RETRY_PRIORITY_ADJUST'),
-      backoffBase: settings.getFloat('RETRY_BACKOFF_BASE', DEFAULT_RETRY_BACKOFF_BASE),
-      backoffMax: settings.getFloat('RETRY_BACKOFF_MAX', DEFAULT_RETRY_BACKOFF_MAX),
+      backoffBase: settings.getFloat('RETRY_BACKOFF_BASE', DEFAULT_SETTINGS.RETRY_BACKOFF_BASE),
+      backoffMax: settings.getFloat('RETRY_BACKOFF_MAX', DEFAULT_SETTINGS.RETRY_BACKOFF_MAX),
       stats: crawler.stats,
       logBus: crawler.logBus,
     });
