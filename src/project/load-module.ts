@@ -9,6 +9,10 @@ import { isCompiledSource, TypeScriptCompiler } from './compile-typescript.js';
 import { stopTranspiler } from './typescript/transpile.js';
 import { seineModuleUrl } from '../package-root.js';
 import { missingPackage, missingPackageReason } from './missing-package.js';
+import { lazyModule } from '../errors/lazy-package.js';
+
+/** tsx's loader hooks, loaded only with SEINE_TS_LOADER=tsx (installHooks below). */
+const tsxApi = lazyModule('tsx', 'loading TypeScript with SEINE_TS_LOADER=tsx', () => import('tsx/esm/api'));
 
 export class SpiderLoadError extends SeineError {
   static readonly code = 'SEINE_SPIDER_LOAD';
@@ -44,7 +48,7 @@ export async function resolve(specifier, context, next) {
   }
   return resolved;
 }`;
-  const { register: registerTsx } = await import('tsx/esm/api');
+  const { register: registerTsx } = await tsxApi();
   registerTsx();
   register('data:text/javascript,' + encodeURIComponent(hook));
 }
