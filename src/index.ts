@@ -20,6 +20,7 @@ export { UrlContract, CallbackKeywordArgumentsContract, MetadataContract, Return
 export { TakeFirst, MapCompose, Join, Identity, Compose, SelectJmes, type Processor, type ProcessorLike, type LoaderContext } from './item-loader/processors.js';
 export type { RequestMeta } from './http/request-meta.js';
 export { Response, isResponse, type ResponseOptions, type FollowOptions } from './http/response.js';
+export type { DownloadHandler, DownloadHandlerClass, DownloadHandlerContext } from './download/handlers/index.js';
 export { Headers, type HeadersInit } from './http/headers.js';
 export { Spider, isSpiderClass, spiderName, type SpiderClass } from './contracts/spider.js';
 export { crawl, type CrawlRun } from './crawler/crawl.js';
