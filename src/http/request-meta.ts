@@ -42,6 +42,40 @@ export interface RequestMeta {
   max_retry_times?: number;
   /** A Referrer-Policy name or class for this request (RefererMiddleware). */
   referrer_policy?: string;
+  /** Added to a retry's priority instead of RETRY_PRIORITY_ADJUST. */
+  priority_adjust?: number;
+  /** Written by RetryMiddleware: milliseconds the download slot holds the retry back (its backoff, or Retry-After). */
+  retry_delay_ms?: number;
   autothrottle_dont_adjust_delay?: boolean;
+  /** Render the page in the browser (true), or not even under PLAYWRIGHT_BY_DEFAULT (false). */
+  playwright?: boolean;
+  /** A named browser context (PLAYWRIGHT_CONTEXTS), kept for the crawl; absent: a pooled one. */
+  playwright_context?: string;
+  /** PageMethod steps run on the page once it has loaded, in order. */
+  playwright_page_methods?: readonly unknown[];
+  /** Options for the page's `goto()` (waitUntil, referer, timeout). */
+  playwright_page_goto_kwargs?: Record<string, unknown>;
+  /** Keep the page open and hand it to the callback as `meta.playwright_page` (which must close it). */
+  playwright_include_page?: boolean;
+  /** Written by the browser download with `playwright_include_page`: playwright-core's Page. */
+  playwright_page?: unknown;
+  /** Which of a CrawlSpider's rules extracted the request (an index into its rules). */
+  rule?: number;
+  /** Written by CrawlSpider: the text of the link the request follows. */
+  link_text?: string;
+  /** Written by HttpProxyMiddleware: the proxy came from the environment, so a redirect to another scheme drops it. */
+  _scheme_proxy?: boolean;
+  /** Written by HttpProxyMiddleware: the proxy URL its Proxy-Authorization header belongs to. */
+  _auth_proxy?: string | null;
+  /** Written by HttpCacheMiddleware: the stale cached response kept while the request revalidates. */
+  cached_response?: unknown;
+  /** Written by HttpCacheMiddleware: the policy will not cache this request's response. */
+  _dont_cache?: boolean;
+  /** Written by CookiesMiddleware: the Cookie header it sent and the one the request came with. */
+  _cookie_header?: unknown;
+  /** Written by `seine parse`: the level a request was found at, and the callback it asked for. */
+  _depth?: number;
+  _callback?: unknown;
+  /** Any other key is the user's. */
   [key: string]: unknown;
 }
