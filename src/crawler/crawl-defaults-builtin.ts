@@ -12,7 +12,7 @@ import { SPIDER_MIDDLEWARES_BASE } from '../middlewares/spider/index.js';
 import { RobotsTxtMiddleware } from '../robots/index.js';
 import { CoreStats } from '../extensions/core-stats.js';
 import { LogStats } from '../extensions/log-stats.js';
-import { CloseSpider } from '../extensions/close-spider.js';
+import { CloseSpiderExtension } from '../extensions/close-spider-extension.js';
 import { TelnetConsole } from '../extensions/telnet-console.js';
 import { AutoThrottle } from '../extensions/auto-throttle.js';
 import { HeapSizing } from '../extensions/heap-sizing.js';
@@ -65,7 +65,8 @@ export const CRAWL_DEFAULTS: CrawlDefaults = {
   extensions: new Map<string, ComponentClass<Extension>>([
     ['CoreStats', CoreStats as unknown as ComponentClass<Extension>],
     ['LogStats', LogStats as unknown as ComponentClass<Extension>],
-    ['CloseSpider', CloseSpider as unknown as ComponentClass<Extension>],
+    // Scrapy's EXTENSIONS name; the class is named apart from the CloseSpider exception.
+    ['CloseSpider', CloseSpiderExtension as unknown as ComponentClass<Extension>],
     ['AutoThrottle', AutoThrottle as unknown as ComponentClass<Extension>],
     ['TelnetConsole', TelnetConsole as unknown as ComponentClass<Extension>],
     ['MemoryUsage', MemoryUsage as unknown as ComponentClass<Extension>],

@@ -1,7 +1,7 @@
 import type { Subscription } from 'rxjs';
 import type { Crawler, StatsCollector } from '../contracts/crawler.js';
 import type { CrawlEvent } from '../contracts/events.js';
-import { applyEvent } from '../stats/core-stats.js';
+import { applyEvent } from '../stats/event-stats.js';
 
 export interface CoreStatsOptions {
   readonly stats: StatsCollector;

@@ -5,7 +5,7 @@ import type { Crawler } from '../contracts/crawler.js';
 import type { CrawlEvent } from '../contracts/events.js';
 import { settingAtLeast } from '../settings/setting-at-least.js';
 
-export interface CloseSpiderOptions {
+export interface CloseSpiderExtensionOptions {
   /** CLOSESPIDER_TIMEOUT: seconds after the spider opens; 0 or absent: no limit. */
   readonly timeoutSeconds?: number;
   /** CLOSESPIDER_ITEMCOUNT: items scraped. */
@@ -21,14 +21,15 @@ export interface CloseSpiderOptions {
 }
 
 /**
- * Scrapy's CloseSpider extension: closes the crawl with reason
+ * Scrapy's CloseSpider extension (`CloseSpider` in EXTENSIONS; the class is
+ * named apart from the CloseSpider exception): closes the crawl with reason
  * `closespider_timeout`, `closespider_itemcount`, `closespider_pagecount` or
  * `closespider_errorcount` as soon as a limit is reached (a count when it
  * reaches the limit; the timeout counts from `spider_opened`). The first
  * limit reached wins; the others are not reported.
  */
-export class CloseSpider implements Extension {
-  readonly #options: CloseSpiderOptions;
+export class CloseSpiderExtension implements Extension {
+  readonly #options: CloseSpiderExtensionOptions;
   #items = 0;
   #pages = 0;
   #errors = 0;
@@ -36,12 +37,12 @@ export class CloseSpider implements Extension {
   #timer: Subscription | undefined;
   #events: Subscription | undefined;
 
-  constructor(options: CloseSpiderOptions) {
+  constructor(options: CloseSpiderExtensionOptions) {
     this.#options = options;
   }
 
   /** Reads CLOSESPIDER_*; NotConfigured when all are 0. Counts the crawler's events. */
-  static fromCrawler(crawler: Pick<Crawler, 'settings' | 'events$' | 'close'>, options: Pick<CloseSpiderOptions, 'scheduler'> = {}): CloseSpider {
+  static fromCrawler(crawler: Pick<Crawler, 'settings' | 'events$' | 'close'>, options: Pick<CloseSpiderExtensionOptions, 'scheduler'> = {}): CloseSpiderExtension {
     const { settings } = crawler;
     const off = 'use 0 to turn this limit off';
     const read = (name: string, value: number): number => settingAtLeast(settings, name, value, 0, off);
@@ -50,7 +51,7 @@ export class CloseSpider implements Extension {
     const pageCount = read('CLOSESPIDER_PAGECOUNT', settings.getInt('CLOSESPIDER_PAGECOUNT'));
     const errorCount = read('CLOSESPIDER_ERRORCOUNT', settings.getInt('CLOSESPIDER_ERRORCOUNT'));
     if (!timeoutSeconds && !itemCount && !pageCount && !errorCount) throw new NotConfigured('every CLOSESPIDER_* setting is 0');
-    const extension = new CloseSpider({ timeoutSeconds, itemCount, pageCount, errorCount, close: (reason) => crawler.close(reason), ...options });
+    const extension = new CloseSpiderExtension({ timeoutSeconds, itemCount, pageCount, errorCount, close: (reason) => crawler.close(reason), ...options });
     extension.#events = crawler.events$.subscribe((event) => extension.handle(event));
     return extension;
   }

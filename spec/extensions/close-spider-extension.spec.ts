@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { TestScheduler } from 'rxjs/testing';
 import { NotConfigured } from '../../src/contracts/control-flow.js';
 import type { CrawlEvent } from '../../src/contracts/events.js';
-import { CloseSpider } from '../../src/extensions/close-spider.js';
+import { CloseSpiderExtension } from '../../src/extensions/close-spider-extension.js';
 import { Request } from '../../src/http/request.js';
 import { SettingsError } from '../../src/settings/settings-error.js';
 import { Spider } from '../../src/contracts/spider.js';
@@ -20,11 +20,11 @@ const testScheduler = (): TestScheduler => new TestScheduler((actual, expected) 
 
 function counting(options: { itemCount?: number; pageCount?: number; errorCount?: number }) {
   const reasons: string[] = [];
-  const extension = new CloseSpider({ ...options, close: (reason) => reasons.push(reason) });
+  const extension = new CloseSpiderExtension({ ...options, close: (reason) => reasons.push(reason) });
   return { extension, reasons };
 }
 
-describe('CloseSpider counts', () => {
+describe('CloseSpiderExtension counts', () => {
   it('closes with closespider_itemcount when the item count reaches CLOSESPIDER_ITEMCOUNT, once', () => {
     const { extension, reasons } = counting({ itemCount: 3 });
     extension.handle(item);
@@ -72,12 +72,12 @@ describe('CloseSpider counts', () => {
   });
 });
 
-describe('CloseSpider timeout', () => {
+describe('CloseSpiderExtension timeout', () => {
   it('closes with closespider_timeout CLOSESPIDER_TIMEOUT seconds after spider_opened', () => {
     const scheduler = testScheduler();
     const at: Array<[number, string]> = [];
     scheduler.run(() => {
-      const extension = new CloseSpider({ timeoutSeconds: 2.5, close: (reason) => at.push([scheduler.now(), reason]), scheduler });
+      const extension = new CloseSpiderExtension({ timeoutSeconds: 2.5, close: (reason) => at.push([scheduler.now(), reason]), scheduler });
       scheduler.schedule(() => {
         extension.openSpider();
         extension.handle(opened); // the hook and the event start one timer between them
@@ -90,7 +90,7 @@ describe('CloseSpider timeout', () => {
     const scheduler = testScheduler();
     const reasons: string[] = [];
     scheduler.run(() => {
-      const extension = new CloseSpider({ timeoutSeconds: 10, close: (reason) => reasons.push(reason), scheduler });
+      const extension = new CloseSpiderExtension({ timeoutSeconds: 10, close: (reason) => reasons.push(reason), scheduler });
       extension.handle(opened);
       scheduler.schedule(() => extension.handle(closed), 9_999);
     });
@@ -101,7 +101,7 @@ describe('CloseSpider timeout', () => {
     const scheduler = testScheduler();
     const reasons: Array<[number, string]> = [];
     scheduler.run(() => {
-      const extension = new CloseSpider({ timeoutSeconds: 10, itemCount: 1, close: (reason) => reasons.push([scheduler.now(), reason]), scheduler });
+      const extension = new CloseSpiderExtension({ timeoutSeconds: 10, itemCount: 1, close: (reason) => reasons.push([scheduler.now(), reason]), scheduler });
       extension.handle(opened);
       scheduler.schedule(() => extension.handle(item), 4_000);
     });
@@ -109,10 +109,10 @@ describe('CloseSpider timeout', () => {
   });
 });
 
-describe('CloseSpider.fromCrawler', () => {
+describe('CloseSpiderExtension.fromCrawler', () => {
   it("counts the crawler's events and calls crawler.close", () => {
     const crawler = fakeCrawler({ CLOSESPIDER_PAGECOUNT: '2' });
-    CloseSpider.fromCrawler(crawler);
+    CloseSpiderExtension.fromCrawler(crawler);
     crawler.emit(opened);
     crawler.emit(page);
     crawler.emit(page);
@@ -122,7 +122,7 @@ describe('CloseSpider.fromCrawler', () => {
 
   it('stops counting at spider_closed', () => {
     const crawler = fakeCrawler({ CLOSESPIDER_ITEMCOUNT: 1 });
-    const extension = CloseSpider.fromCrawler(crawler);
+    const extension = CloseSpiderExtension.fromCrawler(crawler);
     extension.closeSpider();
     crawler.emit(item);
     expect(crawler.closed).toEqual([]);
@@ -133,7 +133,7 @@ describe('CloseSpider.fromCrawler', () => {
     const crawler = fakeCrawler({ CLOSESPIDER_TIMEOUT: '0.25' });
     const at: number[] = [];
     scheduler.run(() => {
-      CloseSpider.fromCrawler({ ...crawler, close: (reason) => { at.push(scheduler.now()); crawler.close(reason); } }, { scheduler });
+      CloseSpiderExtension.fromCrawler({ ...crawler, close: (reason) => { at.push(scheduler.now()); crawler.close(reason); } }, { scheduler });
       crawler.emit(opened);
     });
     expect(crawler.closed).toEqual(['closespider_timeout']);
@@ -141,7 +141,7 @@ describe('CloseSpider.fromCrawler', () => {
   });
 
   it('is off (NotConfigured) when every CLOSESPIDER_* setting is 0', () => {
-    expect(() => CloseSpider.fromCrawler(fakeCrawler())).toThrow(NotConfigured);
+    expect(() => CloseSpiderExtension.fromCrawler(fakeCrawler())).toThrow(NotConfigured);
   });
 
   it.each([
@@ -151,8 +151,8 @@ describe('CloseSpider.fromCrawler', () => {
     ['CLOSESPIDER_TIMEOUT', -1],
   ])('rejects %s=%j, saying 0 turns the limit off', (name, value) => {
     const crawler = fakeCrawler({ [name]: value });
-    expect(() => CloseSpider.fromCrawler(crawler)).toThrow(SettingsError);
-    expect(() => CloseSpider.fromCrawler(crawler)).toThrow(
+    expect(() => CloseSpiderExtension.fromCrawler(crawler)).toThrow(SettingsError);
+    expect(() => CloseSpiderExtension.fromCrawler(crawler)).toThrow(
       `Setting ${name} must be at least 0, got -1 (from -s ${name}=-1): use 0 to turn this limit off`,
     );
   });

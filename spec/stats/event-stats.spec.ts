@@ -4,7 +4,7 @@ import type { CrawlEvent } from '../../src/contracts/events.js';
 import { DropItem } from '../../src/contracts/control-flow.js';
 import { Request } from '../../src/http/request.js';
 import { Spider } from '../../src/contracts/spider.js';
-import { applyEvent, errorClassName } from '../../src/stats/core-stats.js';
+import { applyEvent, errorClassName } from '../../src/stats/event-stats.js';
 import { MemoryStatsCollector } from '../../src/stats/memory-stats-collector.js';
 
 class MissingPrice extends DropItem {}
