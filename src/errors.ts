@@ -40,5 +40,5 @@ export { ShellFetchError, FetchInCrawlError, ShellConsoleError, InspectResponseE
 export { RedisUnreachableError, FrontierBusyError } from './frontier/frontier-errors.js';
 export { CurlError } from './http/curl.js';
 export { FormError } from './http/form-request.js';
-export { ContractError } from './spider-contracts/contract.js';
+export { ContractError } from './check-contracts/contract.js';
 export { NoChromiumError, BrowserLaunchError, PageCrashedError, BrowserClosedError, PageMethodError } from './browser/browser-errors.js';

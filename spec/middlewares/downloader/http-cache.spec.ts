@@ -3,7 +3,7 @@ import { IgnoreRequest, NotConfigured } from '../../../src/contracts/control-flo
 import { Request } from '../../../src/http/request.js';
 import { Response } from '../../../src/http/response.js';
 import { HttpCacheMiddleware } from '../../../src/middlewares/downloader/http-cache.js';
-import type { HttpCachePolicy, HttpCachePolicyClass, HttpCacheStorage } from '../../../src/middlewares/downloader/http-cache-contracts.js';
+import type { HttpCachePolicy, HttpCachePolicyClass, HttpCacheStorage } from '../../../src/middlewares/downloader/http-cache-interfaces.js';
 import { DummyPolicy } from '../../../src/middlewares/downloader/http-cache-dummy-policy.js';
 import { FilesystemCacheStorage } from '../../../src/middlewares/downloader/http-cache-filesystem-storage.js';
 import { RFC2616Policy } from '../../../src/middlewares/downloader/http-cache-rfc2616-policy.js';

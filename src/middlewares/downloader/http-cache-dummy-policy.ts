@@ -2,7 +2,7 @@ import type { Crawler } from '../../contracts/crawler.js';
 import type { Request } from '../../http/request.js';
 import type { Response } from '../../http/response.js';
 import { DEFAULT_SETTINGS } from '../../settings/index.js';
-import { requestScheme, type HttpCachePolicy } from './http-cache-contracts.js';
+import { requestScheme, type HttpCachePolicy } from './http-cache-interfaces.js';
 
 export interface DummyPolicyOptions {
   /** HTTPCACHE_IGNORE_SCHEMES: URL schemes never cached. Default `['file']`. */

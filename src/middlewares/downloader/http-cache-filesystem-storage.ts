@@ -12,7 +12,7 @@ import { dataPath } from '../../project/data-path.js';
 import { makePrivateDir, writePrivateFile } from '../../private-files.js';
 import { DEFAULT_SETTINGS } from '../../settings/index.js';
 import type { Spider } from '../../contracts/spider.js';
-import type { HttpCacheStorage } from './http-cache-contracts.js';
+import type { HttpCacheStorage } from './http-cache-interfaces.js';
 
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);

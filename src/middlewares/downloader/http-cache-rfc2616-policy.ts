@@ -2,7 +2,7 @@ import type { Crawler } from '../../contracts/crawler.js';
 import { isRequest, type Request } from '../../http/request.js';
 import type { Response } from '../../http/response.js';
 import { DEFAULT_SETTINGS } from '../../settings/index.js';
-import { requestScheme, type HttpCachePolicy } from './http-cache-contracts.js';
+import { requestScheme, type HttpCachePolicy } from './http-cache-interfaces.js';
 import { lastHeader, parseCacheControl, pythonInt } from './http-cache-headers.js';
 import { parseHttpDate } from '../../http/http-date.js';
 

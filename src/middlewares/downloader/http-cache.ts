@@ -12,7 +12,7 @@ import {
   type HttpCacheComponentClass,
   type HttpCachePolicy,
   type HttpCacheStorage,
-} from './http-cache-contracts.js';
+} from './http-cache-interfaces.js';
 import { DummyPolicy } from './http-cache-dummy-policy.js';
 import { FilesystemCacheStorage } from './http-cache-filesystem-storage.js';
 import { formatHttpDate } from '../../http/http-date.js';

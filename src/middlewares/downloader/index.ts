@@ -17,7 +17,7 @@ export { DownloadTimeoutMiddleware, type DownloadTimeoutOptions } from './downlo
 export { DownloaderStats, type DownloaderStatsOptions } from './downloader-stats.js';
 export { HttpAuthMiddleware, basicAuthHeader, type HttpAuthOptions } from './http-auth.js';
 export { HttpCacheMiddleware, type HttpCacheOptions } from './http-cache.js';
-export type { HttpCachePolicy, HttpCacheStorage, HttpCachePolicyClass, HttpCacheStorageClass, HttpCacheComponentClass } from './http-cache-contracts.js';
+export type { HttpCachePolicy, HttpCacheStorage, HttpCachePolicyClass, HttpCacheStorageClass, HttpCacheComponentClass } from './http-cache-interfaces.js';
 export { DummyPolicy, type DummyPolicyOptions } from './http-cache-dummy-policy.js';
 export { RFC2616Policy, type RFC2616PolicyOptions } from './http-cache-rfc2616-policy.js';
 export { FilesystemCacheStorage, type FilesystemCacheStorageOptions, type CacheEntryMeta } from './http-cache-filesystem-storage.js';

@@ -4,8 +4,8 @@
  * template literals, regular expressions or nested classes.
  */
 import { describe, expect, it } from '@jest/globals';
-import { classMethodDocs } from '../../src/spider-contracts/doc-comments.js';
-import { contractLines, SourceDocs, testedMethods } from '../../src/spider-contracts/tested-methods.js';
+import { classMethodDocs } from '../../src/check-contracts/doc-comments.js';
+import { contractLines, SourceDocs, testedMethods } from '../../src/check-contracts/tested-methods.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

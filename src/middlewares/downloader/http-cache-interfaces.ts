@@ -1,5 +1,5 @@
 /**
- * The two parts HttpCacheMiddleware is made of, Scrapy's contracts in
+ * The two parts HttpCacheMiddleware is made of, Scrapy's interfaces in
  * camelCase: a policy decides what is cached and whether a cached response
  * may be used as it is; a storage keeps responses. HTTPCACHE_POLICY and
  * HTTPCACHE_STORAGE name a built-in one or hold a class of your own.

@@ -16,9 +16,9 @@ import type { Spider, SpiderClass } from '../contracts/spider.js';
 import type { LogBus } from '../log/log-bus.js';
 import {
   ContractError, isContractFailure, type Contract, type ContractClass, type ContractRequestArgs, type ContractRequestClass,
-} from '../spider-contracts/contract.js';
-import type { ContractReport } from '../spider-contracts/contract-report.js';
-import type { TestedMethod } from '../spider-contracts/tested-methods.js';
+} from '../check-contracts/contract.js';
+import type { ContractReport } from '../check-contracts/contract-report.js';
+import type { TestedMethod } from '../check-contracts/tested-methods.js';
 
 export interface CheckedSpider {
   readonly spiderClass: SpiderClass;
