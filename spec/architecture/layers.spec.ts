@@ -86,6 +86,10 @@ describe('the folders of src/ form layers', () => {
     expect(importsOf('settings/')).toEqual(['errors/', 'value-kinds.ts', 'version.ts']);
   });
 
+  it('python/ (Python\'s text forms, shared from dom/ up to the feeds) imports nothing of src/', () => {
+    expect(importsOf('python/')).toEqual([]);
+  });
+
   it('only the assemblies import the crawler: the CLI, the shell and the package entry', () => {
     const importers = [...graph].filter(([, edges]) => edges.has('crawler/')).map(([unit]) => unit).sort();
     expect(importers).toEqual(['cli/', 'errors.ts', 'index.ts', 'shell/']);
