@@ -4,11 +4,14 @@
  * bytes are stripped on the way in (IacFilter); on the way out every line
  * ends in CRLF, which a telnet client needs and `nc` does not mind.
  */
-import { createRequire } from 'node:module';
+import { lazyPackage } from '../../errors/lazy-package.js';
 import type { REPLServer } from 'node:repl';
 import { PassThrough, Writable } from 'node:stream';
 import type { Socket } from 'node:net';
 import { ECHO, IAC, IacFilter, WILL, WONT } from './iac-filter.js';
+
+/** node:repl, loaded on the first session, not with every crawl (the telnet console is on by default). */
+const nodeRepl = lazyPackage<typeof import('node:repl')>('node:repl', 'the telnet console');
 
 const CR = 13;
 const LF = 10;
@@ -240,8 +243,7 @@ export class TelnetSession {
     // terminal: false: seine does not negotiate character mode, so the client
     // edits lines itself and sends them whole; a terminal REPL would echo and
     // redraw each line a second time.
-    // Loaded on the first session, not with every crawl (the telnet console is on by default).
-    const repl = createRequire(import.meta.url)('node:repl') as typeof import('node:repl');
+    const repl = nodeRepl();
     const server = repl.start({
       input,
       output: stream,

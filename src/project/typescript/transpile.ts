@@ -12,6 +12,7 @@
  */
 import { dirname, extname } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { lazyModule } from '../../errors/lazy-package.js';
 
 export interface TranspileOptions {
   /** The text of the tsconfig.json that applies, as tsx would read it; undefined: none. */
@@ -27,12 +28,14 @@ interface EsbuildFailure {
 
 const LOADERS: Readonly<Record<string, 'ts' | 'tsx' | 'js'>> = { '.tsx': 'tsx', '.mjs': 'js' };
 
-type Esbuild = typeof import('esbuild');
-let esbuild: Promise<Esbuild> | undefined;
+/** esbuild (a native binary), loaded by the first TypeScript file seine compiles. */
+const esbuild = lazyModule('esbuild', 'compiling TypeScript', () => import('esbuild'));
+/** True once a transpile has loaded esbuild: only then is there a service process to stop. */
+let esbuildUsed = false;
 
 export async function transpile(source: string, file: string, options: TranspileOptions): Promise<string> {
-  esbuild ??= import('esbuild');
-  const { transform } = await esbuild;
+  esbuildUsed = true;
+  const { transform } = await esbuild();
   try {
     const result = await transform(source, {
       loader: LOADERS[extname(file)] ?? 'ts',
@@ -59,5 +62,5 @@ export async function transpile(source: string, file: string, options: Transpile
 
 /** Lets the esbuild service process go; the next transpile starts it again. */
 export async function stopTranspiler(): Promise<void> {
-  if (esbuild !== undefined) await (await esbuild).stop();
+  if (esbuildUsed) await (await esbuild()).stop();
 }
