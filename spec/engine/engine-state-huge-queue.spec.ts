@@ -38,5 +38,5 @@ describe('EngineState.beginClose with 200,000 requests queued', () => {
     expect(dropped).toBe(QUEUED - taken);
     expect(stats['request_dropped/closing']).toBe(QUEUED - taken);
     expect(stats['scheduler/enqueued']).toBe(QUEUED + 1);
-  }, 30_000);
+  }, 120_000); // ~6 s alone; a loaded 2-core machine has taken over 30 s
 });
