@@ -115,6 +115,17 @@ describe('createGotFetch: malformed responses browsers read (DOWNLOAD_LENIENT_HT
     expect([first.text, second.text, connections]).toEqual(['hello', 'hello', 2]);
   });
 
+  it('reads a header with blanks before its colon, and the next response on the same connection', async () => {
+    server = await startTcpServer((socket) => {
+      socket.on('error', () => undefined);
+      socket.on('data', () => socket.write('HTTP/1.1 200 OK\r\nContent-Type : text/html\r\nX-Tabbed\t: a : b\r\nContent-Length: 5\r\n\r\nhello'));
+    });
+    const first = await fetch(new Request(`${server.url}/a`), fetchOptions());
+    const second = await fetch(new Request(`${server.url}/b`), fetchOptions());
+    expect([first.text, first.headers.get('content-type'), first.headers.get('x-tabbed'), second.text, second.headers.get('content-type')])
+      .toEqual(['hello', 'text/html', 'a : b', 'hello', 'text/html']);
+  });
+
   it('refuses them with InvalidResponseError when lenientHttp is off', async () => {
     fetch = createGotFetch({ lenientHttp: false });
     server = await rawServer(['HTTP/1.1 200 OK', 'X-Folded: one', ' two', 'Content-Length: 5', 'Connection: close'], 'hello');

@@ -14,6 +14,7 @@ import { mapDownloadError, type FailureContext } from './map-download-error.js';
 import { AgentPool } from './agent-pool.js';
 import { BodyBuffer } from './body-buffer.js';
 import { seineGotOptions, type GotFetchOptions } from './got-options.js';
+import { repairHeaderColons } from './header-colon-repair.js';
 
 export { gotFetchOptionsFromSettings, seineGotOptions, type GotFetchOptions } from './got-options.js';
 
@@ -255,6 +256,7 @@ function nodeRequest(lenient: boolean): (url: URL, options: RequestOptions, call
   return (url, options, callback) => {
     const request = (url.protocol === 'https:' ? https : http).request(url, { ...options, insecureHTTPParser: lenient }, callback);
     request.maxHeadersCount = 0;
+    if (lenient) request.once('socket', repairHeaderColons);
     return request;
   };
 }
