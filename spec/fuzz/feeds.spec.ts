@@ -44,7 +44,7 @@ const { json } = fc.letrec<{ json: Json }>((tie) => ({
 const jsonItems = fc.array(entries(json, 5).map(objectOf), { maxLength: 4 });
 
 /**
- * The items with -0 as 0: a safe integer is written as an int (src/feeds/python-text.ts), and -0 is one, so
+ * The items with -0 as 0: a safe integer is written as an int (src/python/value-repr.ts), and -0 is one, so
  * it reads back as 0 (Python's json.dumps(-0.0) would write -0.0; JavaScript cannot tell -0.0 from an int -0).
  */
 function withoutNegativeZero(value: unknown): unknown {

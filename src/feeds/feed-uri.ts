@@ -4,7 +4,7 @@
  * `%(batch_id)d` with flags and width (`%(batch_id)05d`), `%%`.
  */
 import { FeedConfigError } from './feed-errors.js';
-import { pythonStr } from './python-text.js';
+import { pythonStr } from '../python/value-repr.js';
 import { toExportValue } from './export-value.js';
 
 const isoNoColons = (date: Date, withFraction: boolean): string => {

@@ -1,7 +1,7 @@
 import { lazyPackage } from '../../errors/lazy-package.js';
 import { itemFieldNames, type ExportValue } from '../export-value.js';
 import { encodeText, feedEncoding, type FeedEncoding } from '../encoding.js';
-import { pythonStr } from '../python-text.js';
+import { pythonStr } from '../../python/value-repr.js';
 import { serializedFields, type ExporterOptions, type FieldsToExport, type ItemExporter } from './item-exporter.js';
 
 // csv-stringify is loaded by the first CSV feed (its CommonJS build, synchronously): ~15 ms of start-up that a crawl

@@ -1,6 +1,6 @@
 import { isExportObject, type ExportValue } from '../export-value.js';
 import { encodeText, feedEncoding, type FeedEncoding } from '../encoding.js';
-import { pythonStr } from '../python-text.js';
+import { pythonStr } from '../../python/value-repr.js';
 import { serializedFields, type ExporterOptions, type ItemExporter } from './item-exporter.js';
 
 /** XMLGenerator.characters(): only `&`, `<` and `>` are escaped. */
