@@ -5,7 +5,7 @@ import type { Response } from './response.js';
 import { encodingName } from './text-decoding.js';
 import { UnencodableError, encodeBinary } from './url/encode-text.js';
 import { escapeAjax, isPlainUrl, safeUrlString } from './url/safe-url-string.js';
-import { UrlSplitError } from './url/urlsplit.js';
+import { UrlSplitError } from '../python/urlsplit.js';
 import type { RequestMeta } from './request-meta.js';
 import { blameCaller } from '../errors/caller-stack.js';
 import { maskUrlCredentials } from '../url-credentials.js';

@@ -4,13 +4,13 @@ import type { Response } from '../http/response.js';
 import { canonicalizeUrl } from '../http/url/canonicalize-url.js';
 import { UnencodableError } from '../http/url/encode-text.js';
 import { safeUrlString } from '../http/url/safe-url-string.js';
-import { UrlSplitError } from '../http/url/urlsplit.js';
+import { UrlSplitError } from '../python/urlsplit.js';
 import { baseHref } from '../http/urljoin.js';
 import type { Selector } from '../selector/index.js';
 import { IGNORED_EXTENSIONS } from './ignored-extensions.js';
 import { Link } from './link.js';
 import { LinkExtractorError } from './link-extractor-error.js';
-import { pythonUrljoin } from './python-urljoin.js';
+import { pythonUrljoin } from '../python/urljoin.js';
 import { compilePatterns, hasAnyExtension, isFollowableUrl, isFromAnyDomain, matchesAny, toList, type Pattern } from './url-filters.js';
 
 export interface LinkExtractorOptions {

@@ -1,5 +1,5 @@
 /** The URL tests LinkExtractor applies to each candidate link, as Scrapy's helpers in scrapy.linkextractors and scrapy.utils.url. */
-import { urlparse } from '../http/url/urlsplit.js';
+import { urlparse } from '../python/urlsplit.js';
 import { isUrlFromDomain } from '../http/url/domain-match.js';
 import { isRegExp } from '../value-kinds.js';
 

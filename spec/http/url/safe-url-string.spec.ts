@@ -10,7 +10,7 @@ import { Request } from '../../../src/http/request.js';
 import { InvalidUrlError } from '../../../src/http/http-errors.js';
 import { UnencodableError } from '../../../src/http/url/encode-text.js';
 import { escapeAjax, isPlainUrl, safeUrlString, stripUrl } from '../../../src/http/url/safe-url-string.js';
-import { UrlSplitError } from '../../../src/http/url/urlsplit.js';
+import { UrlSplitError } from '../../../src/python/urlsplit.js';
 
 interface RecordedError {
   error: string;

@@ -12,7 +12,7 @@
 import { idnaEncode } from './idna.js';
 import { isAscii, quoteBinary, quotePlusBinary, safeSet, unquoteToBinary, utf8Binary } from './quote.js';
 import { isPlainUrl, stripUrl } from './safe-url-string.js';
-import { urlparse, urlunparse } from './urlsplit.js';
+import { urlparse, urlunparse } from '../../python/urlsplit.js';
 
 // w3lib's `_safe_chars` (RFC 3986 reserved + unreserved + `|` + `%`) and `_path_safe_chars` (the same without `#`).
 const SAFE_CHARS = ":/?#[]@!$&'()*+,;=-._~|%";

@@ -12,7 +12,7 @@
 import { encodeBinary } from './encode-text.js';
 import { idnaEncode } from './idna.js';
 import { quoteBinary, quotePlusBinary, safeSet, unquote, utf8Binary } from './quote.js';
-import { hostInfo, hostnameFromHost, portOf, urlparse, urlsplit, urlunparse, urlunsplit, userInfo } from './urlsplit.js';
+import { hostInfo, hostnameFromHost, portOf, urlparse, urlsplit, urlunparse, urlunsplit, userInfo } from '../../python/urlsplit.js';
 
 // RFC 3986 sets as w3lib names them.
 const GEN_DELIMS = ':/?#[]@';

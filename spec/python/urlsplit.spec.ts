@@ -1,8 +1,8 @@
 /** Python 3.11 urllib.parse behaviours w3lib relies on; expected values printed by /usr/bin/python3. */
 import { describe, expect, it } from '@jest/globals';
-import { UrlSplitError, hostInfo, portOf, urlparse, urlunsplit, userInfo } from '../../../src/http/url/urlsplit.js';
-import { quoteBinary, quotePlusBinary, safeSet, unquote, unquoteToBinary } from '../../../src/http/url/quote.js';
-import { pythonRepr } from '../../../src/python/str-repr.js';
+import { UrlSplitError, hostInfo, portOf, urlparse, urlunsplit, userInfo } from '../../src/python/urlsplit.js';
+import { quoteBinary, quotePlusBinary, safeSet, unquote, unquoteToBinary } from '../../src/http/url/quote.js';
+import { pythonRepr } from '../../src/python/str-repr.js';
 
 const tuple = (url: string): string[] => {
   const p = urlparse(url);

@@ -6,7 +6,7 @@
  * `http:path` gains `//`, `;params` split off the last path segment.
  */
 import { isIPv4, isIPv6 } from 'node:net';
-import { pythonRepr } from '../../python/str-repr.js';
+import { pythonRepr } from './str-repr.js';
 
 /** What Python raises as ValueError while splitting; the message is Python's. */
 export class UrlSplitError extends Error {

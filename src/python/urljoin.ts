@@ -6,7 +6,7 @@
  * percent-encoded here (safe_url_string does that afterwards). Throws
  * UrlSplitError where Python raises ValueError (an unbalanced `[` in the host).
  */
-import { urlparse, urlunparse, type ParseResult } from '../http/url/urlsplit.js';
+import { urlparse, urlunparse, type ParseResult } from './urlsplit.js';
 
 const USES_RELATIVE = new Set(['', 'ftp', 'http', 'gopher', 'nntp', 'imap', 'wais', 'file', 'https', 'shttp', 'mms',
   'prospero', 'rtsp', 'rtspu', 'sftp', 'svn', 'svn+ssh', 'ws', 'wss']);
