@@ -1,12 +1,12 @@
 /**
- * The error registry: every error class exported from src/errors.ts has a
+ * The error registry: every error class exported from src/error-registry.ts has a
  * static `code`, and docs/errors.md lists exactly those codes, each with its
- * class. New classes join by being exported from src/errors.ts; this test
+ * class. New classes join by being exported from src/error-registry.ts; this test
  * then asks for their row in the docs.
  */
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
-import * as registry from '../src/errors.js';
+import * as registry from '../src/error-registry.js';
 import { SeineError } from '../src/errors/seine-error.js';
 
 type ErrorClass = (abstract new (...args: never[]) => SeineError) & { readonly code?: unknown };
@@ -29,7 +29,7 @@ function documentedCodes(): Map<string, string> {
   return rows;
 }
 
-describe('the error registry (src/errors.ts)', () => {
+describe('the error registry (src/error-registry.ts)', () => {
   it('exports SeineError and at least the settings, log and CLI errors', () => {
     expect(registry.SeineError).toBe(SeineError);
     expect([...exportedErrorClasses().keys()]).toEqual(

@@ -1,8 +1,11 @@
 /**
- * The folders of src/ form layers (docs/architecture.md, "The folders"): no
- * import cycle between folders, the contracts at the bottom import no
- * component, the engine imports nothing above the contracts, and only the
- * assemblies import the crawler. Read from the import statements of src/.
+ * The folders of src/ form layers (docs/architecture.md, "The folders of the
+ * crawl"): every folder and root file sits in a row of that table, at most
+ * a handful of imports run from a row up to a later one, no import cycle
+ * between folders, the contracts at the bottom import no component, the
+ * engine imports nothing above the contracts, and only the assemblies
+ * import the crawler. Read from src/'s static imports and exports and its
+ * `import('./…')` and `createRequire(…)('./…')` loads of relative paths.
  */
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
@@ -24,13 +27,22 @@ function unitOf(path: string): string {
   return parts.length > 1 ? `${parts[0]!}/` : parts[0]!;
 }
 
-/** unit → unit → the imports that make the edge (static `import … from` and `export … from`). */
+/**
+ * The relative paths a file loads: static `import … from` and `export … from`,
+ * and, since a lazy load is a dependency all the same, `import('./…')` and
+ * `createRequire(…)('./…')` with a literal path.
+ */
+function relativeImports(text: string): string[] {
+  const patterns = [/^(?:import|export)\b[^;]*?\bfrom\s+'(\.[^']+)'/gm, /\bimport\(\s*'(\.[^']+)'\s*\)/g, /\bcreateRequire\([^)]*\)\(\s*'(\.[^']+)'\s*\)/g];
+  return patterns.flatMap((pattern) => [...text.matchAll(pattern)].map((match) => match[1]!));
+}
+
+/** unit → unit → the imports that make the edge. */
 function folderGraph(): Map<string, Map<string, string[]>> {
   const graph = new Map<string, Map<string, string[]>>();
   for (const file of sourceFiles(SRC)) {
-    const text = readFileSync(file, 'utf8');
-    for (const match of text.matchAll(/^(?:import|export)\b[^;]*?\bfrom\s+'(\.[^']+)'/gm)) {
-      const target = resolve(dirname(file), match[1]!).replace(/\.js$/, '.ts');
+    for (const path of relativeImports(readFileSync(file, 'utf8'))) {
+      const target = resolve(dirname(file), path).replace(/\.js$/, '.ts');
       const [from, to] = [unitOf(file), unitOf(target)];
       if (from === to) continue;
       const edges = graph.get(from) ?? new Map<string, string[]>();
@@ -63,7 +75,57 @@ function cycles(graph: Map<string, Map<string, string[]>>): string[][] {
 const graph = folderGraph();
 const importsOf = (unit: string): string[] => [...(graph.get(unit)?.keys() ?? [])].sort();
 
+/**
+ * The rows of docs/architecture.md's folder table, bottom up: each row's
+ * layer and the units its folder cell names (`src/http/` → `http/`,
+ * `src/index.ts` → `index.ts`). The doc is where the layers are decided;
+ * the spec reads it rather than keeping a copy that could drift.
+ */
+function layerTable(): { layer: string; units: string[] }[] {
+  const doc = readFileSync(new URL('../../docs/architecture.md', import.meta.url), 'utf8');
+  const section = doc.split('\n## The folders of the crawl\n')[1]?.split('\n## ')[0] ?? '';
+  return section
+    .split('\n')
+    .filter((line) => line.startsWith('| ') && !line.startsWith('| layer |'))
+    .map((line) => {
+      const [layer = '', folders = ''] = line.split(' | ').map((cell) => cell.replace(/^\| /, '').replace(/\*/g, ''));
+      return { layer, units: [...folders.matchAll(/`src\/([^`]+)`/g)].map((match) => match[1]!) };
+    });
+}
+
+const table = layerTable();
+/** unit → its row's index in the table (0 = foundations). */
+const rowOf = new Map(table.flatMap(({ units }, row) => units.map((unit) => [unit, row] as const)));
+
+/** The imports that run from a unit up to a unit of a later row, as `from → to (file → file, …)`. */
+function upwardImports(): string[] {
+  return [...graph].flatMap(([from, edges]) =>
+    [...edges].filter(([to]) => (rowOf.get(to) ?? -1) > (rowOf.get(from) ?? Infinity)).map(([to, files]) => `${from} → ${to} (${files.join(', ')})`),
+  );
+}
+
 describe('the folders of src/ form layers', () => {
+  it('places every folder and root file of src/ in exactly one row of the folder table in docs/architecture.md', () => {
+    expect(table.map(({ layer }) => layer)).toEqual(['foundations', 'contracts', 'components', 'engine', 'assembly', 'public entries']);
+    const placed = table.flatMap(({ units }) => units);
+    const units = [...new Set(sourceFiles(SRC).map(unitOf))].sort();
+    expect([...placed].sort()).toEqual(units);
+  });
+
+  it('has at most 5 imports running from a row of the table up to a later one', () => {
+    const upward = upwardImports();
+    expect(upward.length <= 5 ? [] : upward).toEqual([]);
+  });
+
+  it('keeps the error registry at the entries: only seine (index.ts) imports it', () => {
+    const importers = [...graph].filter(([, edges]) => edges.has('error-registry.ts')).map(([unit]) => unit);
+    expect(importers).toEqual(['index.ts']);
+  });
+
+  it('the shell does not load the package entry: the command that opens a console hands it the seine module', () => {
+    expect(importsOf('shell/')).not.toContain('index.ts');
+  });
+
   it('has no import cycle between folders', () => {
     expect(cycles(graph).map((cycle) => cycle.join(' → '))).toEqual([]);
   });
@@ -92,6 +154,6 @@ describe('the folders of src/ form layers', () => {
 
   it('only the assemblies import the crawler: the CLI, the shell and the package entry', () => {
     const importers = [...graph].filter(([, edges]) => edges.has('crawler/')).map(([unit]) => unit).sort();
-    expect(importers).toEqual(['cli/', 'errors.ts', 'index.ts', 'shell/']);
+    expect(importers).toEqual(['cli/', 'error-registry.ts', 'index.ts', 'shell/']);
   });
 });

@@ -8,6 +8,7 @@
 import type { Crawler } from '../contracts/crawler.js';
 import { isRequest, type Request } from '../http/request.js';
 import { isResponse, type Response } from '../http/response.js';
+import { seineModuleUrl } from '../package-root.js';
 import type { Spider } from '../contracts/spider.js';
 import { helpText } from './help-text.js';
 import { openInBrowser } from './open-in-browser.js';
@@ -29,12 +30,15 @@ export interface ShellSessionOptions {
 }
 
 /**
- * The public `seine` module, for the console's `seine` object. Loaded when a
- * console opens rather than imported: the shell is part of what that module
- * exports, so a static import would make the two depend on each other.
+ * The public `seine` module, for the console's `seine` object: loaded by the
+ * running copy's package entry (package-root.ts), as a spider's
+ * `import 'seine'` is, when a console opens. Not by a relative path: `seine`
+ * re-exports the shell's and the CLI's error classes (error-registry.ts),
+ * so the shell importing it would make the folders depend on each other,
+ * and the console is to show the very module a spider gets.
  */
 export function loadSeineModule(): Promise<object> {
-  return import('../index.js');
+  return import(seineModuleUrl('')) as Promise<object>;
 }
 
 export interface FetchOptions {

@@ -3,6 +3,11 @@
  * exported here, has a `static readonly code`, and is listed in
  * docs/errors.md with its meaning and what to do; spec/errors.spec.ts reads
  * this module's exports and keeps the two in step.
+ *
+ * A part of the public entry (`seine` re-exports it), not a foundation: it
+ * gathers classes from every layer, so nothing below the entries imports it.
+ * Code takes an error class from the file that defines it, or the base
+ * classes from errors/.
  */
 export { SeineError, isSeineError } from './errors/seine-error.js';
 export { SettingsError, FrozenSettingsError, SetOptionError } from './settings/settings-error.js';
