@@ -156,6 +156,8 @@ describe('a fault of the engine itself', () => {
         return request;
       },
       hasPending: () => queue.length > 0,
+      open: async () => undefined,
+      close: async () => undefined,
     };
     const out = join(dir, 'engine-fault.jsonl');
     const result = await runFully(pagesSpider('fault'), {}, { feeds: [{ path: out, format: 'jsonlines', overwrite: true }], parts: { createScheduler: () => brokenScheduler } });

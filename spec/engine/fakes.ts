@@ -47,6 +47,10 @@ export class ArrayScheduler implements EngineScheduler {
   dropPending?: () => readonly Request[];
   enqueueAfterClose?: (request: Request) => boolean;
 
+  async open(): Promise<void> {}
+
+  async close(): Promise<void> {}
+
   enqueue(request: Request): boolean {
     if (this.enqueueThrowsFor.has(pathOf(request))) throw new Error(`queue broken for ${pathOf(request)}`);
     if (!request.dontFilter && this.seen.has(request.url)) return false;

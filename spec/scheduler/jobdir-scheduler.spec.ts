@@ -37,7 +37,7 @@ describe('Scheduler with JOBDIR', () => {
     const spider = new PagesSpider();
     const crawler = fakeCrawler({ JOBDIR: join(dir, 'job'), ...settings }, spider);
     const scheduler = Scheduler.fromCrawler(crawler, { fingerprint });
-    crawler.emit({ type: 'spider_opened', spider });
+    void scheduler.open();
     return { spider, crawler, scheduler };
   }
 
@@ -52,7 +52,7 @@ describe('Scheduler with JOBDIR', () => {
     expect(scheduler.dropPending()).toEqual([]); // both are kept on disk, none is dropped
     expect(scheduler.hasPending()).toBe(false);
     expect(scheduler.next()).toBeUndefined();
-    crawler.emit({ type: 'spider_closed', reason: 'shutdown' });
+    void scheduler.close('shutdown');
     expect(existsSync(join(dir, 'job', 'requests.seen'))).toBe(true);
 
     const resumed = open();
@@ -60,7 +60,7 @@ describe('Scheduler with JOBDIR', () => {
     expect(resumed.crawler.textLines('seine.core.scheduler')).toEqual(['INFO [seine.core.scheduler] Resuming crawl (2 requests scheduled)']);
     expect(resumed.scheduler.enqueue(new Request('http://e.com/3'))).toBe(false); // seen in the first run
     expect(resumed.scheduler.next()!.url).toBe('http://e.com/2');
-    resumed.crawler.emit({ type: 'spider_closed', reason: 'finished' });
+    void resumed.scheduler.close('finished');
   });
 
   it('keeps a request it cannot serialize in memory, warns once and counts scheduler/unserializable; memory pops first', () => {
@@ -75,24 +75,24 @@ describe('Scheduler with JOBDIR', () => {
     ]);
     expect(crawler.stats.getAll()).toMatchObject({ 'scheduler/unserializable': 2, 'scheduler/enqueued/memory': 2, 'scheduler/enqueued/disk': 1 });
     expect([scheduler.next()!.url, scheduler.next()!.url, scheduler.next()!.url]).toEqual(['http://e.com/lambda-2', 'http://e.com/lambda-1', 'http://e.com/disk']);
-    crawler.emit({ type: 'spider_closed', reason: 'finished' });
+    void scheduler.close('finished');
   });
 
   it('stores what a callback yields while the crawl closes, for the next run', () => {
-    const { spider, crawler, scheduler } = open();
+    const { spider, scheduler } = open();
     scheduler.dropPending();
     scheduler.enqueueAfterClose(new Request('http://e.com/late', { callback: spider.parsePage }));
-    crawler.emit({ type: 'spider_closed', reason: 'shutdown' });
+    void scheduler.close('shutdown');
     const resumed = open();
     expect(resumed.scheduler.next()!.url).toBe('http://e.com/late');
-    resumed.crawler.emit({ type: 'spider_closed', reason: 'finished' });
+    void resumed.scheduler.close('finished');
   });
 
   it('reads SCHEDULER_DISK_QUEUE: FifoDiskQueue pops in arrival order', () => {
-    const { spider, crawler, scheduler } = open({ SCHEDULER_DISK_QUEUE: 'scrapy.squeues.PickleFifoDiskQueue' });
+    const { spider, scheduler } = open({ SCHEDULER_DISK_QUEUE: 'scrapy.squeues.PickleFifoDiskQueue' });
     for (let n = 1; n <= 3; n++) scheduler.enqueue(new Request(`http://e.com/${n}`, { callback: spider.parsePage }));
     expect([1, 2, 3].map(() => scheduler.next()!.url)).toEqual(['http://e.com/1', 'http://e.com/2', 'http://e.com/3']);
-    crawler.emit({ type: 'spider_closed', reason: 'finished' });
+    void scheduler.close('finished');
   });
 
   it('refuses an unknown SCHEDULER_DISK_QUEUE', () => {

@@ -8,6 +8,14 @@ import type { Request } from '../http/request.js';
  * for once, when the crawl opens (never per request).
  */
 export interface EngineScheduler {
+  /**
+   * Before the crawl starts (before the components open, so before `Spider opened`, as in Scrapy): a scheduler that
+   * keeps its state outside this process (Redis) connects here, one on a JOBDIR says what it resumes; a throw fails
+   * the run (`open_failed`).
+   */
+  open(): Promise<void>;
+  /** After `spider_closed`: releases or persists what it holds (files, leases); the crawl's close waits for it. */
+  close(reason: string): Promise<void>;
   /** False when the request was filtered (duplicate). */
   enqueue(request: Request): boolean;
   next(): Request | undefined;
@@ -37,14 +45,6 @@ export interface SharedQueue {
   readonly changed$: Observable<void>;
   /** The spider's start has ended (`complete`: it ran to its end rather than being stopped by the close). */
   finishStart(complete: boolean): void;
-}
-
-/** Keeps its state outside this process: connected before the crawl starts, disconnected after `spider_closed`. */
-export interface ConnectsToStore {
-  /** A throw fails the run (`open_failed`). */
-  connect(): Promise<void>;
-  /** Gives back what it holds outside this process; the crawl's close waits for it. */
-  disconnect(): Promise<void>;
 }
 
 /**
@@ -82,10 +82,6 @@ export function keepsQueueAtClose<S extends EngineScheduler>(scheduler: S): (S &
 
 export function sharedQueue<S extends EngineScheduler>(scheduler: S): (S & SharedQueue) | null {
   return has(scheduler, 'finishStart') && (scheduler as Probe)['changed$'] !== undefined ? (scheduler as S & SharedQueue) : null;
-}
-
-export function connectsToStore<S extends EngineScheduler>(scheduler: S): (S & ConnectsToStore) | null {
-  return has(scheduler, 'connect', 'disconnect') ? (scheduler as S & ConnectsToStore) : null;
 }
 
 /** Null also for a scheduler that could keep a journal and does not (the default scheduler without JOBDIR). */

@@ -10,7 +10,7 @@ import type { Spider, SpiderClass } from '../contracts/spider.js';
 import type { DownloaderMiddleware, Extension, ItemPipeline, SpiderMiddleware } from '../contracts/components.js';
 import type { Crawler, StatsCollector } from '../contracts/crawler.js';
 import type { CrawlEvent } from '../contracts/events.js';
-import { connectsToStore, journaledScheduler, sharedQueue, tracksFeeds } from '../contracts/scheduler.js';
+import { journaledScheduler, sharedQueue, tracksFeeds } from '../contracts/scheduler.js';
 import { EngineState } from '../engine/engine-state.js';
 import { engineFlow, type IdleVerdict } from '../engine/engine.js';
 import { logLineFor } from './log-formatter.js';
@@ -220,7 +220,6 @@ export class CrawlerImpl implements Crawler {
     // The scheduler's capabilities, asked for once (src/contracts/scheduler.ts).
     const journal = journaledScheduler(scheduler);
     const shared = sharedQueue(scheduler);
-    const store = connectsToStore(scheduler);
     const journaled = journal !== null;
     let feeds: FeedExporter | null = null;
     if (journaled) {
@@ -269,8 +268,8 @@ export class CrawlerImpl implements Crawler {
     const opened: Array<{ closeSpider?(spider: Spider, reason: string): unknown }> = [];
     let failure: CrawlFailedError | null = null;
     try {
-      // A scheduler that keeps its state elsewhere (Redis) connects first: without it nothing can be crawled.
-      await store?.connect();
+      // The scheduler opens first (Redis connects, JOBDIR says what it resumes): without it nothing can be crawled.
+      await scheduler.open();
     } catch (error) {
       failure = new CrawlFailedError(`Cannot open the crawl: ${messageOf(error)}`, { cause: error });
     }
@@ -349,8 +348,7 @@ export class CrawlerImpl implements Crawler {
     await step('A spider_closed handler', () => this.#dispatch({ type: 'spider_closed', reason })); // stats record finish_time and finish_reason
     // After spider_closed, so the last stats a shared frontier stores for `seine frontier … status` have finish_reason.
     const scheduler = this.#state?.scheduler;
-    const store = scheduler === undefined ? null : connectsToStore(scheduler);
-    await step('Disconnecting the scheduler', () => store?.disconnect());
+    await step('Closing the scheduler', () => scheduler?.close(reason));
     await step('The stats dump', () => this.#parts.finishStats(this, reason));
     engineLog.info(`Spider closed (${reason})`);
     this.#finished = true;

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { Subject, type Observable } from 'rxjs';
 import type { Crawler } from '../contracts/crawler.js';
-import type { AcknowledgesRequests, ConnectsToStore, EngineScheduler, JournaledScheduler, KeepsQueueAtClose, SharedQueue } from '../contracts/scheduler.js';
+import type { AcknowledgesRequests, EngineScheduler, JournaledScheduler, KeepsQueueAtClose, SharedQueue } from '../contracts/scheduler.js';
 import type { Request } from '../http/request.js';
 import type { Logger } from '../log/index.js';
 import { requestFromDict, requestToDict } from './request-dict.js';
@@ -53,7 +53,7 @@ const POLL_MAX_MS = 200;
  * - the crawl is over for this worker when the queue is empty, no lease is
  *   out anywhere and nobody is still running start().
  */
-export class RedisScheduler implements EngineScheduler, AcknowledgesRequests, KeepsQueueAtClose, SharedQueue, ConnectsToStore, JournaledScheduler {
+export class RedisScheduler implements EngineScheduler, AcknowledgesRequests, KeepsQueueAtClose, SharedQueue, JournaledScheduler {
   /** Items are committed per request, with its acknowledgement (the engine holds them until the ticket closes). */
   readonly journaled = true;
   readonly worker: string;
@@ -136,7 +136,7 @@ export class RedisScheduler implements EngineScheduler, AcknowledgesRequests, Ke
    * runs start(): only the first worker of a crawl does, and a later one
    * takes over where a dead one stopped.
    */
-  async connect(): Promise<void> {
+  async open(): Promise<void> {
     const { safeUrl, connectTimeoutMs, leaseMs } = this.#settings;
     try {
       await this.#client.connect(connectTimeoutMs);
@@ -304,7 +304,7 @@ export class RedisScheduler implements EngineScheduler, AcknowledgesRequests, Ke
   }
 
   /** Stops polling and renewing, gives back every lease still held, stores the final stats, and disconnects. */
-  async disconnect(): Promise<void> {
+  async close(): Promise<void> {
     if (this.#closed) return;
     this.#closing = true;
     this.#closed = true;

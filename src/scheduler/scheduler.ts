@@ -95,7 +95,7 @@ export class Scheduler implements EngineScheduler, AcknowledgesRequests, KeepsQu
    * Scrapy's `Resuming crawl (N requests scheduled)` when opened on a JOBDIR
    * with requests left, and what it recovered from a run that was killed.
    */
-  open(): void {
+  async open(): Promise<void> {
     const restored = this.restored;
     if (restored > 0) this.#schedulerLogger.info(`Resuming crawl (${restored} requests scheduled)`);
     const recovered = this.diskQueue?.recovered ?? 0;
@@ -189,14 +189,6 @@ export class Scheduler implements EngineScheduler, AcknowledgesRequests, KeepsQu
       logger: crawler.logBus.getLogger(DUPEFILTER_LOGGER),
       schedulerLogger: crawler.logBus.getLogger(SCHEDULER_LOGGER),
       debug: settings.getBool('DUPEFILTER_DEBUG'),
-    });
-    // Scrapy's engine closes the scheduler when the spider closes; seine's engine
-    // does not know the scheduler's files, so the scheduler listens for it.
-    const lifecycle = crawler.events$.subscribe((event) => {
-      if (event.type === 'spider_opened') scheduler.open();
-      if (event.type !== 'spider_closed') return;
-      lifecycle.unsubscribe();
-      void scheduler.close(event.reason);
     });
     return scheduler;
   }
