@@ -66,7 +66,11 @@ const REQUEST_BRAND = Symbol.for('seine.Request');
 
 // RequestOptions' keys: any other is a mistake the type checker would catch, but seine runs spiders untyped
 // (transpiled only), so the constructor says it, as Python says it of an unexpected keyword argument.
-const OPTION_NAMES = new Set(['callback', 'errback', 'method', 'headers', 'body', 'cookies', 'meta', 'cbKwargs', 'priority', 'dontFilter', 'flags', 'encoding']);
+// Written as an object the compiler checks against RequestOptions, so a new option cannot be left out and refused.
+const OPTION_NAMES: ReadonlySet<string> = new Set(Object.keys({
+  callback: true, errback: true, method: true, headers: true, body: true, cookies: true, meta: true, cbKwargs: true,
+  priority: true, dontFilter: true, flags: true, encoding: true,
+} satisfies Record<keyof RequestOptions, true>));
 
 /**
  * The TypeError for an option Request does not take; Scrapy's snake_case spellings get seine's. Its stack
