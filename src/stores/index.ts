@@ -1,0 +1,4 @@
+export type { ObjectStore, PutOptions, StoredObject } from './object-store.js';
+export { StoreError } from './store-error.js';
+export { FolderStore } from './folder-store.js';
+export { isKnownStoreUri, openStore, uriScheme, type StoreFactory, type StoreSettings } from './store-registry.js';
