@@ -201,7 +201,7 @@ function fakeCrawler(values: SettingsInput = {}, bus = new LogBus({ now: () => T
     signals: new Signals(),
     pause: jest.fn(),
     resume: jest.fn(),
-    engine: { crawl: jest.fn() },
+    engine: { crawl: jest.fn(), download: jest.fn<Crawler['engine']['download']>() },
   };
 }
 

@@ -77,6 +77,7 @@ export function fakeCrawler(settings: SettingsInput = {}, spider: Spider = new T
       crawl: (request) => {
         throw new Error(`fakeCrawler: no engine to crawl ${request.toString()}`);
       },
+      download: (request) => Promise.reject(new Error(`fakeCrawler: no engine to download ${request.toString()}`)),
     },
   };
   spider.crawler = crawler;

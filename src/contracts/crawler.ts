@@ -4,6 +4,7 @@ import type { LogBus } from '../log/index.js';
 import type { Spider } from './spider.js';
 import type { DownloadSlots } from '../throttle/download-slots.js';
 import type { Request } from '../http/request.js';
+import type { Response } from '../http/response.js';
 import type { CrawlEvent } from './events.js';
 import type { Signals } from './signals.js';
 
@@ -40,8 +41,14 @@ export interface Crawler {
    * `crawler.signals.connect('spider_idle', () => { …; throw new DontCloseSpider(); })`.
    */
   readonly signals: Signals;
-  /** Scrapy's `crawler.engine.crawl(request)`: adds a request to the running crawl. */
-  readonly engine: { crawl(request: Request): void };
+  /**
+   * Scrapy's `crawler.engine`: `crawl(request)` adds a request to the
+   * running crawl; `download(request)` downloads one outside the scheduler
+   * and the spider's callbacks — through the download slots, the downloader
+   * middlewares (robots.txt, retries, the HTTP cache) and the download
+   * handlers — and resolves with its response (what FilesPipeline uses).
+   */
+  readonly engine: { crawl(request: Request): void; download(request: Request): Promise<Response> };
   /** Emits an event into the crawl (stats and logs follow from it). */
   emit(event: CrawlEvent): void;
   /** Closes the gate: nothing new is scheduled, responses in flight wait before their callbacks (inspectResponse). */

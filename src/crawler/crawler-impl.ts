@@ -15,6 +15,7 @@ import { EngineState } from '../engine/engine-state.js';
 import { engineFlow, type IdleVerdict } from '../engine/engine.js';
 import { logLineFor } from './log-formatter.js';
 import { downloadThrough, measuredFetch } from '../engine/downloader-chain.js';
+import { slottedFetch } from '../engine/slotted-fetch.js';
 import { DownloadSlots } from '../throttle/download-slots.js';
 import { buildComponents, componentMap, orderedComponents, type ComponentOrderMap } from './component-list.js';
 import { FeedExporter, resolveFeeds, type FeedSpec } from '../feeds/index.js';
@@ -65,6 +66,8 @@ export class CrawlerImpl implements Crawler {
   /** Handlers that answer back (spider_idle's DontCloseSpider); `events$` is the read-only view. */
   readonly signals = new Signals();
   #download: ((request: Request) => Promise<Response>) | null = null;
+  /** Downloads through the download slots too (engine.download): set once the engine state exists. */
+  #slottedDownload: ((request: Request) => Promise<Response>) | null = null;
 
   constructor(
     readonly spiderClass: SpiderClass,
@@ -146,11 +149,21 @@ export class CrawlerImpl implements Crawler {
     this.#state?.beginClose(reason);
   }
 
-  /** Scrapy's `crawler.engine.crawl(request)`: adds a request to the running crawl (from a spider_idle handler, say). */
+  /**
+   * Scrapy's `crawler.engine`: `crawl(request)` adds a request to the running
+   * crawl (from a spider_idle handler, say); `download(request)` downloads
+   * one outside the scheduler and the callbacks, through the download slots
+   * (politeness), the downloader middlewares and the download handlers, and
+   * resolves with its response (the media pipelines use it).
+   */
   readonly engine = {
     crawl: (request: Request): void => {
       if (this.#state === null || this.#finished) throw new Error(`Cannot crawl ${request.toString()}: the crawl is not running`);
       this.#state.schedule(request);
+    },
+    download: (request: Request): Promise<Response> => {
+      if (this.#slottedDownload === null || this.#finished) return Promise.reject(new Error(`Cannot download ${request.toString()}: the crawl is not running`));
+      return this.#slottedDownload(request);
     },
   };
 
@@ -197,12 +210,12 @@ export class CrawlerImpl implements Crawler {
     );
     const fetch = registry.createFetch(this);
     const measured = measuredFetch(fetch, (request, response) => this.emit({ type: 'response_downloaded', request, response }));
-    this.#download = async (request: Request): Promise<Response> => {
+    const following = (fetchOne: (request: Request) => Promise<Response>) => async (request: Request): Promise<Response> => {
       let current = request;
       // Scrapy's engine.download downloads what a middleware returns in the request's place; the
       // redirect and retry middlewares bound the chain, the cap only guards against a middleware that never stops.
       for (let hop = 0; hop < MAX_DOWNLOAD_HOPS; hop++) {
-        const outcome = await downloadThrough(downloaderMws, current, this.spider, measured);
+        const outcome = await downloadThrough(downloaderMws, current, this.spider, fetchOne);
         if (outcome.kind === 'response') {
           this.emit({ type: 'response_received', request: current, response: outcome.response });
           return outcome.response;
@@ -212,6 +225,8 @@ export class CrawlerImpl implements Crawler {
       }
       throw new Error(`${request.toString()} was replaced by the downloader middlewares ${MAX_DOWNLOAD_HOPS} times in a row`);
     };
+    // robots.txt is fetched from inside a request's download, which holds its slot already: it takes none.
+    this.#download = following(measured);
     const slots = registry.createSlots(this);
     const scheduler = registry.createScheduler(this);
     // With a journal (JOBDIR), a ticket's items are written when it closes, just before its
@@ -256,6 +271,7 @@ export class CrawlerImpl implements Crawler {
       warmUp: fetch.warmUp,
     });
     this.#state = state;
+    this.#slottedDownload = following(slottedFetch(state, measured));
     const components = [...this.#extensions, ...downloaderMws, ...spiderMws, ...pipelines];
     // Scrapy's order: the engine says `Spider opened`, then extensions react (LogStats's first
     // line), then the telnet console, which opens last, says where it listens.
