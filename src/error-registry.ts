@@ -47,3 +47,4 @@ export { CurlError } from './http/curl.js';
 export { FormError } from './http/form-request.js';
 export { ContractError } from './check-contracts/contract.js';
 export { NoChromiumError, BrowserLaunchError, PageCrashedError, BrowserClosedError, PageMethodError } from './browser/browser-errors.js';
+export { ImageFormatError } from './media/image-format-error.js';
