@@ -19,6 +19,7 @@ import { HeapSizing } from '../extensions/heap-sizing.js';
 import { MemoryUsage } from '../extensions/memory-usage.js';
 import { SpiderState } from '../extensions/spider-state.js';
 import { Watchdog } from '../extensions/watchdog.js';
+import { WarcWriter } from '../warc/index.js';
 import type { ComponentClass, DownloaderMiddleware, Extension, ItemPipeline, SpiderMiddleware } from '../contracts/components.js';
 import { startThrough, type CrawlDefaults } from './crawl-defaults.js';
 
@@ -73,5 +74,6 @@ export const CRAWL_DEFAULTS: CrawlDefaults = {
     ['SpiderState', SpiderState as unknown as ComponentClass<Extension>],
     ['Watchdog', Watchdog as unknown as ComponentClass<Extension>],
     ['HeapSizing', HeapSizing as unknown as ComponentClass<Extension>],
+    ['WarcWriter', WarcWriter as unknown as ComponentClass<Extension>],
   ]),
 };

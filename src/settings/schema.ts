@@ -46,6 +46,13 @@ export interface SettingsSchema {
   AUTOTHROTTLE_MAX_DELAY: number;
   AUTOTHROTTLE_START_DELAY: number;
   AUTOTHROTTLE_TARGET_CONCURRENCY: number;
+  AWS_ACCESS_KEY_ID: string | null;
+  AWS_SECRET_ACCESS_KEY: string | null;
+  AWS_SESSION_TOKEN: string | null;
+  AWS_ENDPOINT_URL: string | null;
+  AWS_REGION_NAME: string | null;
+  AWS_USE_SSL: boolean;
+  AWS_VERIFY: boolean;
   BOT_NAME: string;
   CLOSESPIDER_TIMEOUT: number;
   CLOSESPIDER_PAGECOUNT: number;
@@ -86,8 +93,25 @@ export interface SettingsSchema {
   FEED_EXPORTERS: Record<string, ClassSetting | string | null>;
   FEED_EXPORTERS_BASE: Record<string, string>;
   FEED_STORE_EMPTY: boolean;
+  FILES_STORE: string | null;
+  FILES_URLS_FIELD: string;
+  FILES_RESULT_FIELD: string;
+  FILES_EXPIRES: number;
+  FEED_STORAGE_FTP_ACTIVE: boolean;
+  FEED_STORAGE_S3_ACL: string;
+  FTPS_VERIFY: boolean;
   HEAP_GROWTH_PERCENT: number;
   HEAP_YOUNG_GENERATION_MB: number;
+  IMAGES_STORE: string | null;
+  IMAGES_URLS_FIELD: string;
+  IMAGES_RESULT_FIELD: string;
+  IMAGES_EXPIRES: number;
+  /** Thumbnail name → [width, height] it fits in. */
+  IMAGES_THUMBS: Record<string, readonly [number, number]>;
+  IMAGES_MIN_WIDTH: number;
+  IMAGES_MIN_HEIGHT: number;
+  /** Image formats stored as they come instead of as JPEG (`webp`, `avif`, `png`, …). */
+  IMAGES_KEEP_FORMATS: string[];
   HTTPCACHE_ENABLED: boolean;
   HTTPCACHE_DIR: string;
   HTTPCACHE_EXPIRATION_SECS: number;
@@ -120,6 +144,7 @@ export interface SettingsSchema {
   MEMUSAGE_ENABLED: boolean;
   MEMUSAGE_LIMIT_MB: number;
   MEMUSAGE_WARNING_MB: number;
+  MEDIA_ALLOW_REDIRECTS: boolean;
   METAREFRESH_ENABLED: boolean;
   METAREFRESH_IGNORE_TAGS: string[];
   METAREFRESH_MAXDELAY: number;
@@ -167,6 +192,9 @@ export interface SettingsSchema {
   SPIDER_MIDDLEWARES: ComponentOrders;
   SPIDER_MIDDLEWARES_BASE: ComponentOrders;
   SPIDER_MODULES: string[];
+  SFTP_PRIVATE_KEY: string | null;
+  SFTP_HOST_FINGERPRINT: string | null;
+  STORE_TIMEOUT: number;
   STATS_DUMP: boolean;
   TELNETCONSOLE_ENABLED: boolean;
   TELNETCONSOLE_HOST: string;
@@ -180,6 +208,9 @@ export interface SettingsSchema {
   WATCHDOG_ENABLED: boolean;
   WATCHDOG_WARNING_SECONDS: number;
   WATCHDOG_CLOSE_GRACE_SECONDS: number;
+  WARC_ENABLED: boolean;
+  WARC_DIR: string;
+  WARC_MAX_SIZE: number;
 }
 
 export type SettingName = keyof SettingsSchema;
@@ -240,6 +271,13 @@ export const SETTING_KINDS: { readonly [K in SettingName]: KindsFor<SettingsSche
   AUTOTHROTTLE_MAX_DELAY: 'float',
   AUTOTHROTTLE_START_DELAY: 'float',
   AUTOTHROTTLE_TARGET_CONCURRENCY: 'float',
+  AWS_ACCESS_KEY_ID: 'nullableString',
+  AWS_SECRET_ACCESS_KEY: 'nullableString',
+  AWS_SESSION_TOKEN: 'nullableString',
+  AWS_ENDPOINT_URL: 'nullableString',
+  AWS_REGION_NAME: 'nullableString',
+  AWS_USE_SSL: 'bool',
+  AWS_VERIFY: 'bool',
   BOT_NAME: 'string',
   CLOSESPIDER_TIMEOUT: 'float',
   CLOSESPIDER_PAGECOUNT: 'int',
@@ -279,8 +317,23 @@ export const SETTING_KINDS: { readonly [K in SettingName]: KindsFor<SettingsSche
   FEED_EXPORTERS: 'dict',
   FEED_EXPORTERS_BASE: 'dict',
   FEED_STORE_EMPTY: 'bool',
+  FILES_STORE: 'nullableString',
+  FILES_URLS_FIELD: 'string',
+  FILES_RESULT_FIELD: 'string',
+  FILES_EXPIRES: 'int',
+  FEED_STORAGE_FTP_ACTIVE: 'bool',
+  FEED_STORAGE_S3_ACL: 'string',
+  FTPS_VERIFY: 'bool',
   HEAP_GROWTH_PERCENT: 'int',
   HEAP_YOUNG_GENERATION_MB: 'int',
+  IMAGES_STORE: 'nullableString',
+  IMAGES_URLS_FIELD: 'string',
+  IMAGES_RESULT_FIELD: 'string',
+  IMAGES_EXPIRES: 'int',
+  IMAGES_THUMBS: 'dict',
+  IMAGES_MIN_WIDTH: 'int',
+  IMAGES_MIN_HEIGHT: 'int',
+  IMAGES_KEEP_FORMATS: 'stringList',
   HTTPCACHE_ENABLED: 'bool',
   HTTPCACHE_DIR: 'string',
   HTTPCACHE_EXPIRATION_SECS: 'int',
@@ -311,6 +364,7 @@ export const SETTING_KINDS: { readonly [K in SettingName]: KindsFor<SettingsSche
   MEMUSAGE_ENABLED: 'bool',
   MEMUSAGE_LIMIT_MB: 'int',
   MEMUSAGE_WARNING_MB: 'int',
+  MEDIA_ALLOW_REDIRECTS: 'bool',
   METAREFRESH_ENABLED: 'bool',
   METAREFRESH_IGNORE_TAGS: 'stringList',
   METAREFRESH_MAXDELAY: 'float',
@@ -358,6 +412,9 @@ export const SETTING_KINDS: { readonly [K in SettingName]: KindsFor<SettingsSche
   SPIDER_MIDDLEWARES: 'dict',
   SPIDER_MIDDLEWARES_BASE: 'dict',
   SPIDER_MODULES: 'stringList',
+  SFTP_PRIVATE_KEY: 'nullableString',
+  SFTP_HOST_FINGERPRINT: 'nullableString',
+  STORE_TIMEOUT: 'float',
   STATS_DUMP: 'bool',
   TELNETCONSOLE_ENABLED: 'bool',
   TELNETCONSOLE_HOST: 'string',
@@ -371,6 +428,9 @@ export const SETTING_KINDS: { readonly [K in SettingName]: KindsFor<SettingsSche
   WATCHDOG_ENABLED: 'bool',
   WATCHDOG_WARNING_SECONDS: 'float',
   WATCHDOG_CLOSE_GRACE_SECONDS: 'float',
+  WARC_ENABLED: 'bool',
+  WARC_DIR: 'string',
+  WARC_MAX_SIZE: 'int',
 };
 
 export function isSettingName(name: string): name is SettingName {

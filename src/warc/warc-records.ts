@@ -1,0 +1,113 @@
+/**
+ * A capture as WARC 1.1 records, serialized by warcio (each record its own
+ * gzip member, sha1 digests in base32 as Heritrix, wget and pywb write
+ * them): the response, the request that got it (WARC-Concurrent-To the
+ * response), and for a rendered page the DOM as a `resource` record of its
+ * own URI (docs/warc.md says why). Also the `warcinfo` record every file
+ * starts with and the CDXJ line of a response.
+ */
+import type { WARCRecord } from 'warcio';
+import { lazyPackage } from '../errors/lazy-package.js';
+import type { Capture } from './capture.js';
+
+export type Warcio = typeof import('warcio');
+
+export const loadWarcio = lazyPackage<Warcio>('warcio', 'writing WARC archives (WARC_ENABLED)');
+
+const WARC_VERSION = 'WARC/1.1';
+const SERIALIZE = { gzip: true, digest: { algo: 'sha-1', prefix: 'sha1:', base32: true } } as const;
+/** The URI scheme of a rendered DOM record: `urn:dom:<page URL>` (as Browsertrix names its `urn:text:`/`urn:view:` records of a page). */
+export const DOM_URI_PREFIX = 'urn:dom:';
+
+/** One record, serialized, with the CDXJ line it gets once its offset in the file is known (null: not indexed). */
+export interface SerializedRecord {
+  readonly bytes: Uint8Array;
+  readonly type: string;
+  readonly index: ((offset: number, filename: string) => string) | null;
+}
+
+function recordId(record: WARCRecord): string {
+  return record.warcHeaders.headers.get('WARC-Record-ID') ?? '';
+}
+
+async function serialized(warcio: Warcio, record: WARCRecord, index: SerializedRecord['index']): Promise<SerializedRecord> {
+  const bytes = await warcio.WARCSerializer.serialize(record, SERIALIZE);
+  return { bytes, type: record.warcType, index };
+}
+
+/** The records of one capture, in file order: response, request, then the rendered DOM if any. */
+export async function captureRecords(warcio: Warcio, capture: Capture): Promise<SerializedRecord[]> {
+  const date = capture.date.toISOString();
+  const response = warcio.WARCRecord.create(
+    {
+      url: capture.url,
+      date,
+      type: 'response',
+      warcVersion: WARC_VERSION,
+      statusline: capture.statusLine,
+      httpHeaders: capture.responseHeaders,
+      keepHeadersCase: true,
+      warcHeaders: capture.ip === null ? {} : { 'WARC-IP-Address': capture.ip },
+    },
+    [capture.responseBody],
+  );
+  const request = warcio.WARCRecord.create(
+    {
+      url: capture.url,
+      date,
+      type: 'request',
+      warcVersion: WARC_VERSION,
+      statusline: capture.requestLine,
+      httpHeaders: capture.requestHeaders,
+      keepHeadersCase: true,
+      warcHeaders: { 'WARC-Concurrent-To': recordId(response) },
+    },
+    capture.requestBody.length > 0 ? [capture.requestBody] : [],
+  );
+  const indexer = new warcio.CDXIndexer({ format: 'cdxj' });
+  const responseBytes = await warcio.WARCSerializer.serialize(response, SERIALIZE);
+  const records: SerializedRecord[] = [
+    {
+      bytes: responseBytes,
+      type: 'response',
+      index: (offset, filename) => indexAt(indexer, response, request, offset, responseBytes.length, filename),
+    },
+    await serialized(warcio, request, null),
+  ];
+  if (capture.renderedDom !== null) {
+    const dom = warcio.WARCRecord.create(
+      {
+        url: `${DOM_URI_PREFIX}${capture.url}`,
+        date,
+        type: 'resource',
+        warcVersion: WARC_VERSION,
+        warcHeaders: { 'Content-Type': 'text/html; charset=utf-8', 'WARC-Concurrent-To': recordId(response) },
+      },
+      [capture.renderedDom],
+    );
+    const domBytes = await warcio.WARCSerializer.serialize(dom, SERIALIZE);
+    records.push({
+      bytes: domBytes,
+      type: 'resource',
+      index: (offset, filename) => indexAt(indexer, dom, null, offset, domBytes.length, filename),
+    });
+  }
+  return records;
+}
+
+/** The CDXJ line of `record` at `offset`: warcio's indexer reads the offset and length it keeps on the record over the ones it is given. */
+function indexAt(indexer: InstanceType<Warcio['CDXIndexer']>, record: WARCRecord, request: WARCRecord | null, offset: number, recordLength: number, filename: string): string {
+  record._offset = offset;
+  record._length = recordLength;
+  return indexLine(indexer, indexer.indexRecordPair(record, request, { offset, recordLength }, filename));
+}
+
+function indexLine(indexer: InstanceType<Warcio['CDXIndexer']>, fields: Record<string, unknown> | null): string {
+  return fields === null ? '' : indexer.serializeCDXJ(fields);
+}
+
+/** The `warcinfo` record that opens `filename`. */
+export async function warcinfoRecord(warcio: Warcio, filename: string, info: Record<string, string>, date: Date): Promise<SerializedRecord> {
+  const record = warcio.WARCRecord.createWARCInfo({ filename, warcVersion: WARC_VERSION, date: date.toISOString() }, info);
+  return serialized(warcio, record, null);
+}
