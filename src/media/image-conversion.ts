@@ -115,7 +115,7 @@ export async function convertImage(input: string | Buffer, options: ConvertImage
   try {
     let image = keep ? sharpModule()(input) : await rgbImage(input, metadata, format);
     const target = options.size === undefined ? undefined : thumbnailSize(width, height, options.size);
-    if (target !== undefined) image = image.resize(target[0], target[1], { fit: 'fill', kernel: 'lanczos3' });
+    if (target !== undefined) image = image.resize(target[0], target[1], { fit: 'fill', kernel: 'lanczos3', fastShrinkOnLoad: false });
     image = keep ? image.toFormat(format === 'avif' ? 'heif' : (format as 'png'), format === 'avif' ? { compression: 'av1' } : {}) : image.jpeg({ quality: PIL_JPEG_QUALITY });
     const { data, info } = await image.toBuffer({ resolveWithObject: true });
     return { data, width: info.width, height: info.height, extension };
@@ -137,7 +137,11 @@ async function rgbImage(input: string | Buffer, metadata: Metadata, format: stri
   // Scrapy pastes RGBA PNG/WebP and palette images (GIF, palette PNG) on
   // white; any other alpha (grey+alpha PNG, RGBA TIFF) Pillow's convert('RGB') drops.
   const pastedOnWhite = metadata.isPalette === true || (metadata.channels === 4 && format !== 'tiff');
-  return (pastedOnWhite ? image.flatten({ background: '#ffffff' }) : image.removeAlpha()).toColourspace('srgb');
+  if (pastedOnWhite) return image.flatten({ background: '#ffffff' }).toColourspace('srgb');
+  // sharp would resize with the alpha (premultiplied: transparent turns
+  // black) before dropping it; Pillow drops it first, so the RGB is made here.
+  const { data, info } = await image.removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+  return sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
 }
 
 /**
