@@ -24,12 +24,16 @@ import { BrowserClosedError, PageCrashedError, PageMethodError } from './browser
 import { PageMethod } from './page-method.js';
 import type { BrowserPool } from './browser-pool.js';
 import type { AbortRequestPredicate } from './browser-settings.js';
+import { keepNetworkExchange } from '../warc/network-exchange.js';
+import { pageExchange } from './page-exchange.js';
 
 export interface BrowserFetchOptions {
   readonly signal: AbortSignal;
   readonly timeoutMs: number;
   readonly abortRequest: AbortRequestPredicate | null;
   readonly stats: StatsCollector;
+  /** WARC_ENABLED: keep the page's network request and response beside the rendered one (src/warc/network-exchange.ts). */
+  readonly keepNetworkExchange?: boolean;
 }
 
 // Headers the browser sets itself (or that describe seine's own connection), not copied onto the navigation.
@@ -160,6 +164,9 @@ export async function browserFetch(pool: BrowserPool, request: Request, options:
       flags: ['playwright'],
       ...(html ? { encoding: 'utf-8' } : {}),
     });
+    if (options.keepNetworkExchange === true && pageResponse !== null) {
+      keepNetworkExchange(response, await pageExchange(pageResponse, { rendered: html, networkBody: html ? null : body }));
+    }
     if (meta['playwright_include_page'] === true) {
       meta['playwright_page'] = page;
       keepOpen = true;

@@ -23,6 +23,7 @@ export class BrowserDownloadHandler implements DownloadHandler {
   readonly #logger: Logger;
   readonly #stats: StatsCollector;
   readonly #signal: AbortSignal;
+  readonly #keepNetworkExchange: boolean;
   #pool: BrowserPool | null = null;
 
   static fromCrawler(crawler: Crawler, context: DownloadHandlerContext): BrowserDownloadHandler {
@@ -34,6 +35,7 @@ export class BrowserDownloadHandler implements DownloadHandler {
     this.#logger = crawler.logBus.getLogger('seine.browser');
     this.#stats = crawler.stats;
     this.#signal = signal;
+    this.#keepNetworkExchange = crawler.settings.getBool('WARC_ENABLED');
   }
 
   /** True when `request` is rendered in the browser; reads the PLAYWRIGHT_* settings (and checks them) at once. */
@@ -51,6 +53,7 @@ export class BrowserDownloadHandler implements DownloadHandler {
       timeoutMs: typeof timeout === 'number' ? timeout * 1000 : this.#settings.navigationTimeoutMs,
       abortRequest: this.#settings.abortRequest,
       stats: this.#stats,
+      keepNetworkExchange: this.#keepNetworkExchange,
     });
   }
 
