@@ -1,0 +1,136 @@
+/**
+ * `ftp://user:pass@host[:port]/dir` and `ftps://…` (explicit TLS: AUTH TLS
+ * on the control connection, then protected data connections), through
+ * basic-ftp, loaded on first use.
+ *
+ * One control connection, opened by the first put or stat, reused, and
+ * opened again after the server dropped it (so a retried put reaches a
+ * restarted server); transfers go one at a time on it. An object is sent to
+ * a temporary name beside its target and renamed over it once whole, as the
+ * folder store does: a transfer cut short never leaves a half file that
+ * FilesPipeline's expiry check would take for a stored one.
+ *
+ * basic-ftp transfers in passive mode only: FEED_STORAGE_FTP_ACTIVE is
+ * answered with a WARNING and passive transfers.
+ */
+import { isIP } from 'node:net';
+import { posix } from 'node:path';
+import { Readable } from 'node:stream';
+import type * as BasicFtp from 'basic-ftp';
+import { lazyPackage } from '../errors/lazy-package.js';
+import type { ObjectStore, PutOptions, StoredObject } from './object-store.js';
+import { SerialQueue } from './serial-queue.js';
+import { storeFailure } from './store-failure.js';
+import type { StoreOptions, StoreSettings } from './store-registry.js';
+import { boolSetting, storeTimeoutMs } from './store-settings.js';
+import { maskedStoreUri, parseStoreUri, pathUnder, type StoreUri } from './store-uri.js';
+
+const basicFtp = lazyPackage<typeof BasicFtp>('basic-ftp', 'ftp:// and ftps:// stores');
+
+export const FTP_ACTIVE_MODE_WARNING =
+  'FEED_STORAGE_FTP_ACTIVE is true, but seine’s FTP client transfers in passive mode only: using passive mode (set FEED_STORAGE_FTP_ACTIVE to false to silence this)';
+
+export interface FtpStoreConfig {
+  readonly uri: StoreUri;
+  readonly secure: boolean;
+  readonly verify: boolean;
+  readonly timeoutMs: number;
+}
+
+export class FtpStore implements ObjectStore {
+  readonly displayUri: string;
+  private client: BasicFtp.Client | undefined;
+  private readonly queue = new SerialQueue();
+
+  constructor(private readonly config: FtpStoreConfig) {
+    this.displayUri = maskedStoreUri(config.uri);
+  }
+
+  private async connected(): Promise<BasicFtp.Client> {
+    if (this.client && !this.client.closed) return this.client;
+    const { Client } = basicFtp();
+    const { uri, secure, verify, timeoutMs } = this.config;
+    const client = new Client(timeoutMs);
+    this.client = client;
+    try {
+      await client.access({
+        host: uri.host,
+        port: uri.port ?? 21,
+        // Anonymous FTP's convention, as basic-ftp's and Scrapy's defaults.
+        user: uri.user ?? 'anonymous',
+        password: uri.password ?? 'guest',
+        secure,
+        // SNI names a host, never an address (RFC 6066; Node warns).
+        secureOptions: { rejectUnauthorized: verify, ...(isIP(uri.host) === 0 ? { servername: uri.host } : {}) },
+      });
+    } catch (error) {
+      client.close();
+      this.client = undefined;
+      throw error;
+    }
+    return client;
+  }
+
+  private targetOf(key: string): string {
+    return `${this.displayUri}/${key}`;
+  }
+
+  put(key: string, body: Readable | Buffer, _options?: PutOptions): Promise<void> {
+    return this.queue.run(async () => {
+      const path = pathUnder(this.config.uri.path, key);
+      const temporary = posix.join(posix.dirname(path), `.${posix.basename(path)}.${process.pid}.seine-tmp`);
+      try {
+        const client = await this.connected();
+        await client.ensureDir(posix.dirname(path));
+        await client.uploadFrom(Buffer.isBuffer(body) ? Readable.from([body]) : body, temporary);
+        await client.rename(temporary, path);
+      } catch (error) {
+        if (!Buffer.isBuffer(body)) body.destroy();
+        if (this.client && !this.client.closed) await this.client.remove(temporary, true).catch(() => undefined);
+        // A connection that failed mid-transfer is in no state to be reused.
+        if (!isFtpReply(error)) this.dropConnection();
+        throw storeFailure(this.targetOf(key), error, [this.config.uri.password]);
+      }
+    });
+  }
+
+  stat(key: string): Promise<StoredObject | undefined> {
+    return this.queue.run(async () => {
+      const path = pathUnder(this.config.uri.path, key);
+      try {
+        const client = await this.connected();
+        // MDTM; FTP has no cheap checksum (HASH/XMD5 are rare extensions), so none is given.
+        const modified = await client.lastMod(path);
+        return { lastModified: modified.getTime(), checksum: undefined };
+      } catch (error) {
+        if (!isFtpReply(error)) this.dropConnection();
+        return undefined;
+      }
+    });
+  }
+
+  private dropConnection(): void {
+    this.client?.close();
+    this.client = undefined;
+  }
+
+  async close(): Promise<void> {
+    await this.queue.run(async () => this.dropConnection());
+  }
+}
+
+/** basic-ftp's FTPError: the server answered (550 no such file): the connection is still good. */
+function isFtpReply(error: unknown): boolean {
+  return typeof (error as { code?: unknown } | null)?.code === 'number';
+}
+
+export async function openFtpStore(uri: string, settings: StoreSettings, options: StoreOptions = {}): Promise<ObjectStore> {
+  const parts = parseStoreUri(uri);
+  if (boolSetting(settings, 'FEED_STORAGE_FTP_ACTIVE', false)) options.logger?.warning(FTP_ACTIVE_MODE_WARNING);
+  return new FtpStore({
+    uri: parts,
+    secure: parts.scheme === 'ftps',
+    verify: boolSetting(settings, 'FTPS_VERIFY', true),
+    timeoutMs: storeTimeoutMs(settings),
+  });
+}
