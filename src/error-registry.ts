@@ -48,4 +48,5 @@ export { FormError } from './http/form-request.js';
 export { ContractError } from './check-contracts/contract.js';
 export { NoChromiumError, BrowserLaunchError, PageCrashedError, BrowserClosedError, PageMethodError } from './browser/browser-errors.js';
 export { ImageFormatError } from './media/image-format-error.js';
+export { FileException, ImageException } from './media/media-errors.js';
 export { WarcDirError } from './warc/warc-dir-error.js';

@@ -29,6 +29,8 @@ export type { CrawlEvent, CrawlEventType } from './contracts/events.js';
 export type { Crawler, StatsCollector } from './contracts/crawler.js';
 export type { DownloaderMiddleware, SpiderMiddleware, ItemPipeline, Extension, SpiderOutput } from './contracts/components.js';
 export { IgnoreRequest, DropItem, CloseSpider, DontCloseSpider, NotConfigured } from './contracts/control-flow.js';
+export { FilesPipeline, type FileResult, type MediaInfo, type MediaResult, type MediaItemOption } from './media/files-pipeline.js';
+export { ImagesPipeline } from './media/images-pipeline.js';
 export { Signals, type SignalHandler } from './contracts/signals.js';
 export type { DropReason } from './contracts/events.js';
 export { createSpider, type SpiderArgs } from './contracts/create-spider.js';

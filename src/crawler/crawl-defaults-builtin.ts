@@ -22,6 +22,8 @@ import { Watchdog } from '../extensions/watchdog.js';
 import { WarcWriter } from '../warc/index.js';
 import type { ComponentClass, DownloaderMiddleware, Extension, ItemPipeline, SpiderMiddleware } from '../contracts/components.js';
 import { startThrough, type CrawlDefaults } from './crawl-defaults.js';
+import { FilesPipeline } from '../media/files-pipeline.js';
+import { ImagesPipeline } from '../media/images-pipeline.js';
 
 /** The slots a crawler's scheduler and throttle share (the DownloaderAwarePriorityQueue reads them). */
 const slotsOf = new WeakMap<object, DownloadSlots>();
@@ -62,7 +64,10 @@ export const CRAWL_DEFAULTS: CrawlDefaults = {
     ['RobotsTxtMiddleware', RobotsTxtMiddleware as unknown as ComponentClass<DownloaderMiddleware>],
   ]),
   spiderMiddlewares: new Map<string, ComponentClass<SpiderMiddleware>>(Object.entries(SPIDER_MIDDLEWARES_BASE)),
-  pipelines: new Map<string, ComponentClass<ItemPipeline>>(),
+  pipelines: new Map<string, ComponentClass<ItemPipeline>>([
+    ['FilesPipeline', FilesPipeline as unknown as ComponentClass<ItemPipeline>],
+    ['ImagesPipeline', ImagesPipeline as unknown as ComponentClass<ItemPipeline>],
+  ]),
   extensions: new Map<string, ComponentClass<Extension>>([
     ['CoreStats', CoreStats as unknown as ComponentClass<Extension>],
     ['LogStats', LogStats as unknown as ComponentClass<Extension>],

@@ -26,6 +26,21 @@ export interface ResponseOptions {
   protocol?: string | null;
   /** The body's encoding when known (Scrapy's TextResponse `encoding`); it wins over Content-Type and `<meta>`, not over a BOM. */
   encoding?: string | null;
+  /** The body streamed to a temporary file instead of `body` (a media download, docs/media.md); `body` is then empty. */
+  bodyFile?: BodyFile | null;
+}
+
+/**
+ * A body the HTTP download handler wrote to a temporary file (0600) as it
+ * arrived, for requests that ask for it (`meta.body_to_file`: the media
+ * pipelines), with its size and MD5 computed on the way. Whoever consumes
+ * the response removes the file.
+ */
+export interface BodyFile {
+  readonly path: string;
+  readonly size: number;
+  /** MD5 of the bytes, hex. */
+  readonly md5: string;
 }
 
 /** Request options for `follow()`; `callback` may also be given alone as the second argument. */
@@ -95,6 +110,8 @@ export class Response {
   readonly status: number;
   readonly headers: Headers;
   readonly body: Buffer;
+  /** Where the body is when it was streamed to a file (then `body` is empty); null otherwise. */
+  readonly bodyFile: BodyFile | null;
   readonly request: Request | null;
   readonly flags: string[];
   readonly ip: string | null;
@@ -128,6 +145,7 @@ export class Response {
       this.#explicitEncoding = explicit;
       this.body = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
     }
+    this.bodyFile = options.bodyFile ?? null;
     this.request = options.request ?? null;
     this.flags = [...(options.flags ?? [])];
     this.ip = options.ip ?? null;
@@ -288,7 +306,7 @@ export class Response {
   /** A copy with the given fields replaced. */
   replace(changes: Partial<ResponseOptions> = {}): Response {
     const copy = new Response({
-      url: this.url, status: this.status, headers: this.headers, body: this.body, request: this.request,
+      url: this.url, status: this.status, headers: this.headers, body: this.body, bodyFile: this.bodyFile, request: this.request,
       flags: this.flags, ip: this.ip, protocol: this.protocol, encoding: this.#explicitEncoding, ...changes,
     });
     copy.#onInvalidLink = this.#onInvalidLink; // a copy made in a callback still reports to the crawl's spider
