@@ -21,6 +21,12 @@ export interface Capture {
   readonly statusLine: string;
   readonly responseHeaders: HeaderList;
   readonly responseBody: Buffer;
+  /**
+   * A body the download streamed to a temporary file (Response.bodyFile,
+   * the media pipelines' downloads): a link to it that this capture owns,
+   * read when the record is written, and its size. Null: `responseBody`.
+   */
+  readonly responseBodyFile: { readonly path: string; readonly size: number } | null;
   /** The page as the browser rendered it (page.content()), recorded apart from the network response. */
   readonly renderedDom: Buffer | null;
 }
@@ -54,7 +60,7 @@ function hasNoBody(method: string, status: number): boolean {
  * longer describe it, and Content-Length must give its real length, or a
  * replay tool would cut or unpack it wrongly.
  */
-export function headersForBody(headers: HeaderList, body: Buffer, { method, status, decoded }: { method: string; status: number; decoded: boolean }): HeaderList {
+export function headersForBody(headers: HeaderList, bodyLength: number, { method, status, decoded }: { method: string; status: number; decoded: boolean }): HeaderList {
   if (hasNoBody(method, status)) return headers.filter(([name]) => name.toLowerCase() !== 'transfer-encoding');
   let changed = false;
   const kept: HeaderList = [];
@@ -68,17 +74,21 @@ export function headersForBody(headers: HeaderList, body: Buffer, { method, stat
     if (lower === 'content-length') {
       if (lengthAt >= 0) continue;
       lengthAt = kept.length;
-      if (value.trim() !== String(body.length)) changed = true;
+      if (value.trim() !== String(bodyLength)) changed = true;
     }
     kept.push([name, value]);
   }
-  if (lengthAt >= 0) kept[lengthAt] = [kept[lengthAt]![0], String(body.length)];
-  else if (changed) kept.push(['Content-Length', String(body.length)]);
+  if (lengthAt >= 0) kept[lengthAt] = [kept[lengthAt]![0], String(bodyLength)];
+  else if (changed) kept.push(['Content-Length', String(bodyLength)]);
   return kept;
 }
 
 /** A download by seine's HTTP client: the request after the downloader middlewares, the response as the client gave it. */
-export function captureDownload(request: Request, response: Response, { compression, date }: { compression: boolean; date: Date }): Capture {
+export function captureDownload(
+  request: Request,
+  response: Response,
+  { compression, date, bodyFile = null }: { compression: boolean; date: Date; bodyFile?: { path: string; size: number } | null },
+): Capture {
   const requestHeaders: HeaderList = [];
   if (!request.headers.has('host')) requestHeaders.push(['Host', new URL(response.url).host]);
   for (const pair of pairsOf(request.headers.entries())) if (pair[0].toLowerCase() !== PROXY_ONLY) requestHeaders.push(pair);
@@ -94,8 +104,9 @@ export function captureDownload(request: Request, response: Response, { compress
     requestBody: request.body,
     statusLine: `${protocol} ${response.status} ${STATUS_CODES[response.status] ?? ''}`.trimEnd(),
     // fetch-got.ts has already removed the Content-Encoding it decoded.
-    responseHeaders: headersForBody(pairsOf(response.headers.entries()), response.body, { method: request.method, status: response.status, decoded: false }),
+    responseHeaders: headersForBody(pairsOf(response.headers.entries()), bodyFile?.size ?? response.body.length, { method: request.method, status: response.status, decoded: false }),
     responseBody: response.body,
+    responseBodyFile: bodyFile,
     renderedDom: null,
   };
 }
@@ -112,8 +123,9 @@ export function captureRendered(exchange: NetworkExchange, response: Response, {
     requestHeaders: withHost(exchange.requestHeaders.map(([name, value]) => [name, value] as [string, string]).filter(([name]) => !name.startsWith(':')), exchange.url),
     requestBody: Buffer.alloc(0),
     statusLine: status,
-    responseHeaders: headersForBody(exchange.headers.map(([name, value]) => [name, value] as [string, string]), body, { method: exchange.method, status: exchange.status, decoded: true }),
+    responseHeaders: headersForBody(exchange.headers.map(([name, value]) => [name, value] as [string, string]), body.length, { method: exchange.method, status: exchange.status, decoded: true }),
     responseBody: body,
+    responseBodyFile: null,
     renderedDom: exchange.rendered ? response.body : null,
   };
 }

@@ -9,7 +9,7 @@
  * Files are fsync'ed when they are closed (a power cut can still lose what
  * the disk had not yet been given; docs/warc.md).
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, ftruncateSync, fsyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { WarcDirError } from './warc-dir-error.js';
 import type { SerializedRecord } from './warc-records.js';
@@ -25,7 +25,7 @@ export interface WarcFilesOptions {
   readonly now?: () => Date;
   /** Told of every file opened and every record written (the stats). */
   readonly onFile?: (filename: string) => void;
-  readonly onRecord?: (record: SerializedRecord) => void;
+  readonly onRecord?: (record: SerializedRecord, length: number) => void;
 }
 
 interface OpenFile {
@@ -56,6 +56,20 @@ function writeAll(fd: number, bytes: Uint8Array): void {
   while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
 }
 
+/** Writes a record's gzip member; a streamed one chunk by chunk as warcio compresses it. Its length in bytes. */
+async function writeRecord(fd: number, bytes: Uint8Array | AsyncIterable<Uint8Array>): Promise<number> {
+  if (bytes instanceof Uint8Array) {
+    writeAll(fd, bytes);
+    return bytes.length;
+  }
+  let length = 0;
+  for await (const chunk of bytes) {
+    writeAll(fd, chunk);
+    length += chunk.length;
+  }
+  return length;
+}
+
 export class WarcFiles {
   readonly #options: WarcFilesOptions;
   readonly #now: () => Date;
@@ -81,7 +95,7 @@ export class WarcFiles {
 
   /** Writes the records of one capture, together in one file (replay tools find a request beside its response). */
   async write(records: readonly SerializedRecord[]): Promise<void> {
-    const size = records.reduce((sum, record) => sum + record.bytes.length, 0);
+    const size = records.reduce((sum, record) => sum + record.size, 0);
     const current = this.#current;
     if (current === null) throw new WarcDirError(this.#options.dir, 'the WARC file is closed');
     const { maxSize } = this.#options;
@@ -90,14 +104,27 @@ export class WarcFiles {
       await this.#openNext();
     }
     const file = this.#current!;
-    for (const record of records) {
-      const offset = file.size;
-      writeAll(file.fd, record.bytes);
-      file.size += record.bytes.length;
-      this.#options.onRecord?.(record);
-      const line = record.index?.(offset, file.name) ?? '';
-      if (line !== '') writeAll(file.indexFd, Buffer.from(line, 'utf8'));
+    const start = file.size;
+    const lines: string[] = [];
+    const written: Array<[SerializedRecord, number]> = [];
+    try {
+      for (const record of records) {
+        const offset = file.size;
+        const length = await writeRecord(file.fd, record.bytes);
+        file.size += length;
+        written.push([record, length]);
+        const line = record.index?.(offset, length, file.name) ?? '';
+        if (line !== '') lines.push(line);
+      }
+    } catch (error) {
+      // A capture that failed half-way (its body file unreadable) is cut off whole, so the next one starts at a member boundary.
+      ftruncateSync(file.fd, start);
+      file.size = start;
+      throw error;
     }
+    // Indexed once every record of the capture is written: no line points past what is on disk.
+    if (lines.length > 0) writeAll(file.indexFd, Buffer.from(lines.join(''), 'utf8'));
+    for (const [record, length] of written) this.#options.onRecord?.(record, length);
     file.captures += 1;
   }
 
@@ -128,11 +155,11 @@ export class WarcFiles {
         throw new WarcDirError(dir, (error as Error).message, { cause: error });
       }
       const info = await this.#options.warcinfo(name);
-      writeAll(fd, info.bytes);
-      this.#current = { name, fd, indexFd, size: info.bytes.length, captures: 0 };
+      const length = await writeRecord(fd, info.bytes);
+      this.#current = { name, fd, indexFd, size: length, captures: 0 };
       this.written.push(name);
       this.#options.onFile?.(name);
-      this.#options.onRecord?.(info);
+      this.#options.onRecord?.(info, length);
       return;
     }
   }

@@ -6,7 +6,8 @@
  * own URI (docs/warc.md says why). Also the `warcinfo` record every file
  * starts with and the CDXJ line of a response.
  */
-import type { WARCRecord } from 'warcio';
+import { createReadStream } from 'node:fs';
+import type { BaseSerializerBuffer, WARCRecord } from 'warcio';
 import { lazyPackage } from '../errors/lazy-package.js';
 import type { Capture } from './capture.js';
 
@@ -19,11 +20,14 @@ const SERIALIZE = { gzip: true, digest: { algo: 'sha-1', prefix: 'sha1:', base32
 /** The URI scheme of a rendered DOM record: `urn:dom:<page URL>` (as Browsertrix names its `urn:text:`/`urn:view:` records of a page). */
 export const DOM_URI_PREFIX = 'urn:dom:';
 
-/** One record, serialized, with the CDXJ line it gets once its offset in the file is known (null: not indexed). */
+/** One record, serialized, with the CDXJ line it gets once its place in the file is known (null: not indexed). */
 export interface SerializedRecord {
-  readonly bytes: Uint8Array;
+  /** Its gzip member: in memory, or as a stream for a body read from a file. */
+  readonly bytes: Uint8Array | AsyncIterable<Uint8Array>;
+  /** Its size in bytes; for a stream, the uncompressed payload's (what rollover plans with). */
+  readonly size: number;
   readonly type: string;
-  readonly index: ((offset: number, filename: string) => string) | null;
+  readonly index: ((offset: number, length: number, filename: string) => string) | null;
 }
 
 function recordId(record: WARCRecord): string {
@@ -32,7 +36,23 @@ function recordId(record: WARCRecord): string {
 
 async function serialized(warcio: Warcio, record: WARCRecord, index: SerializedRecord['index']): Promise<SerializedRecord> {
   const bytes = await warcio.WARCSerializer.serialize(record, SERIALIZE);
-  return { bytes, type: record.warcType, index };
+  return { bytes, size: bytes.length, type: record.warcType, index };
+}
+
+/**
+ * warcio reads a payload twice, once for its digests and once to write it,
+ * and keeps it in between (in memory by default). A payload that is a file
+ * is read from the file again instead, so a big media body never sits in
+ * memory.
+ */
+function rereadFile(warcio: Warcio, path: string): BaseSerializerBuffer {
+  return new (class extends warcio.BaseSerializerBuffer {
+    write(): void {}
+    async *readAll(): AsyncIterable<Uint8Array> {
+      yield* createReadStream(path) as AsyncIterable<Buffer>;
+    }
+    purge(): void {}
+  })();
 }
 
 /** The records of one capture, in file order: response, request, then the rendered DOM if any. */
@@ -49,7 +69,7 @@ export async function captureRecords(warcio: Warcio, capture: Capture): Promise<
       keepHeadersCase: true,
       warcHeaders: capture.ip === null ? {} : { 'WARC-IP-Address': capture.ip },
     },
-    [capture.responseBody],
+    capture.responseBodyFile === null ? [capture.responseBody] : (createReadStream(capture.responseBodyFile.path) as AsyncIterable<Buffer>),
   );
   const request = warcio.WARCRecord.create(
     {
@@ -65,13 +85,17 @@ export async function captureRecords(warcio: Warcio, capture: Capture): Promise<
     capture.requestBody.length > 0 ? [capture.requestBody] : [],
   );
   const indexer = new warcio.CDXIndexer({ format: 'cdxj' });
-  const responseBytes = await warcio.WARCSerializer.serialize(response, SERIALIZE);
+  const index: SerializedRecord['index'] = (offset, length, filename) => indexAt(indexer, response, request, offset, length, filename);
+  let responseRecord: SerializedRecord;
+  if (capture.responseBodyFile === null) {
+    const bytes = await warcio.WARCSerializer.serialize(response, SERIALIZE);
+    responseRecord = { bytes, size: bytes.length, type: 'response', index };
+  } else {
+    const serializer = new warcio.WARCSerializer(response, SERIALIZE, rereadFile(warcio, capture.responseBodyFile.path));
+    responseRecord = { bytes: serializer, size: capture.responseBodyFile.size, type: 'response', index };
+  }
   const records: SerializedRecord[] = [
-    {
-      bytes: responseBytes,
-      type: 'response',
-      index: (offset, filename) => indexAt(indexer, response, request, offset, responseBytes.length, filename),
-    },
+    responseRecord,
     await serialized(warcio, request, null),
   ];
   if (capture.renderedDom !== null) {
@@ -88,8 +112,9 @@ export async function captureRecords(warcio: Warcio, capture: Capture): Promise<
     const domBytes = await warcio.WARCSerializer.serialize(dom, SERIALIZE);
     records.push({
       bytes: domBytes,
+      size: domBytes.length,
       type: 'resource',
-      index: (offset, filename) => indexAt(indexer, dom, null, offset, domBytes.length, filename),
+      index: (offset, length, filename) => indexAt(indexer, dom, null, offset, length, filename),
     });
   }
   return records;

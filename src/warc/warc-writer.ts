@@ -22,6 +22,7 @@ import { WarcFiles } from './warc-files.js';
 import { captureRecords, loadWarcio, warcinfoRecord, type SerializedRecord, type Warcio } from './warc-records.js';
 import { WarcDirError } from './warc-dir-error.js';
 import { SettingsError } from '../settings/settings-error.js';
+import { copyFileSync, linkSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const WARC_LOGGER = 'seine.warc';
@@ -47,6 +48,7 @@ export class WarcWriter implements Extension {
   #warcio: Warcio | null = null;
   #writing: Promise<void> = Promise.resolve();
   #failed = false;
+  #kept = 0;
   #subscription: Subscription | undefined;
 
   constructor(options: WarcWriterOptions) {
@@ -91,9 +93,9 @@ export class WarcWriter implements Extension {
         stats.inc('warc/files');
         logger.info(`Writing WARC records to ${join(dir, filename)}`);
       },
-      onRecord: (record: SerializedRecord) => {
+      onRecord: (_record: SerializedRecord, length: number) => {
         stats.inc('warc/records');
-        stats.inc('warc/bytes', record.bytes.length);
+        stats.inc('warc/bytes', length);
       },
     });
     await files.open();
@@ -110,17 +112,26 @@ export class WarcWriter implements Extension {
     const files = this.#files;
     const warcio = this.#warcio;
     if (files === null || warcio === null || this.#failed || !ARCHIVED_SCHEMES.test(response.url)) return;
-    const capture = this.#capture(request, response);
+    let capture: Capture | null;
+    try {
+      capture = this.#capture(request, response);
+    } catch (error) {
+      // The body file of a media download vanished before it could be kept: that download alone is not archived.
+      this.#options.stats.inc('warc/skipped');
+      this.#options.logger.warning(`Not archived in the WARC file: ${response.url}: ${(error as Error).message}`);
+      return;
+    }
     if (capture === null) return;
     this.#writing = this.#writing.then(async () => {
-      if (this.#failed) return;
       try {
-        await files.write(await captureRecords(warcio, capture));
+        if (!this.#failed) await files.write(await captureRecords(warcio, capture));
       } catch (error) {
         // A full disk or a vanished folder: one ERROR, and the crawl goes on without its archive.
         this.#failed = true;
         this.#options.stats.inc('warc/errors');
         this.#options.logger.error(`WARC writing stopped: ${error instanceof WarcDirError ? error.message : `could not write to ${this.#options.dir}: ${(error as Error).message}`}`);
+      } finally {
+        if (capture.responseBodyFile !== null) rmSync(capture.responseBodyFile.path, { force: true });
       }
     });
   }
@@ -131,7 +142,25 @@ export class WarcWriter implements Extension {
       const exchange = takeNetworkExchange(response);
       return exchange === undefined ? null : captureRendered(exchange, response, { date });
     }
-    return captureDownload(request, response, { compression: this.#options.compression, date });
+    return captureDownload(request, response, { compression: this.#options.compression, date, bodyFile: this.#keepBodyFile(response) });
+  }
+
+  /**
+   * A body streamed to a temporary file (the media pipelines' downloads) is
+   * removed by the pipeline once stored, perhaps before its record is
+   * written: a hard link beside it (a copy where links are refused) keeps
+   * the bytes for the archive, without reading them into memory.
+   */
+  #keepBodyFile(response: Response): { path: string; size: number } | null {
+    const bodyFile = response.bodyFile;
+    if (bodyFile === null) return null;
+    const kept = `${bodyFile.path}.warc-${++this.#kept}`;
+    try {
+      linkSync(bodyFile.path, kept);
+    } catch {
+      copyFileSync(bodyFile.path, kept);
+    }
+    return { path: kept, size: bodyFile.size };
   }
 
   /** Waits for the captures still being written, then fsyncs and closes the file. */
