@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FilesPipeline, Request, Spider, type Response, type FileResult, type MediaInfo, type MediaResult } from '../../src/index.js';
@@ -16,6 +16,8 @@ const sha1 = (text: string): string => createHash('sha1').update(text).digest('h
 
 let site: TestSite;
 let store: string;
+/** FEED_TEMPDIR of every crawl here: media bodies are streamed there, and must all be gone after the crawl. */
+let temp: string;
 const flaky = new Map<string, number>();
 
 const file = (body: Buffer, type = 'application/octet-stream'): Route => (_req, res) => res.writeHead(200, { 'Content-Type': type }).end(body);
@@ -34,6 +36,7 @@ const truncated: Route = (_req, res) => {
 };
 
 beforeAll(async () => {
+  temp = mkdtempSync(join(tmpdir(), 'seine-files-temp-'));
   site = await startSite({
     '/robots.txt': 'User-agent: *\nDisallow: /private/\n',
     '/docs/report.pdf': file(PDF, 'application/pdf'),
@@ -49,11 +52,15 @@ beforeAll(async () => {
     '/private/secret.pdf': file(PDF),
   });
 });
-afterAll(() => site.close());
+afterAll(async () => {
+  await site.close();
+  rmSync(temp, { recursive: true, force: true });
+});
 
 afterEach(() => {
   if (store) rmSync(store, { recursive: true, force: true });
   site.reset();
+  expect(readdirSync(temp)).toEqual([]);
 });
 
 function newStore(): string {
@@ -72,7 +79,7 @@ function itemsSpider(items: Array<Record<string, unknown>>) {
 }
 
 const filesOf = (item: Record<string, unknown>): FileResult[] => item['files'] as FileResult[];
-const settingsFor = (extra: Record<string, unknown> = {}) => ({ ITEM_PIPELINES: { FilesPipeline: 1 }, FILES_STORE: store, ROBOTSTXT_OBEY: false, ...extra });
+const settingsFor = (extra: Record<string, unknown> = {}) => ({ ITEM_PIPELINES: { FilesPipeline: 1 }, FILES_STORE: store, FEED_TEMPDIR: temp, ROBOTSTXT_OBEY: false, ...extra });
 
 describe('FilesPipeline', () => {
   it('stores each file at full/<sha1 of the URL><ext> with the MD5 of its bytes, results in the order of the URLs', async () => {
@@ -219,8 +226,9 @@ describe('FilesPipeline', () => {
     class Classy extends Spider {
       static override name = 'classy';
       override async *start() {
-        yield new WithFiles();
-        yield new WithoutFiles();
+        // Class instances are items too; the spider's output type names plain objects.
+        yield new WithFiles() as unknown as Record<string, unknown>;
+        yield new WithoutFiles() as unknown as Record<string, unknown>;
       }
     }
     const { items } = await runCrawl(Classy, settingsFor());

@@ -24,6 +24,13 @@ export interface FetchOptions {
   onWarnSize?: (size: number, stage: WarnSizeStage) => void;
   /** Proxy URL (meta.proxy, or from http_proxy/https_proxy), or null. */
   proxy: string | null;
+  /**
+   * A folder to stream a 200 response's body into, as a temporary file the
+   * response carries (`response.bodyFile`) instead of `body`: set for
+   * requests with `meta.body_to_file` (the media pipelines). Whoever takes
+   * the response removes the file.
+   */
+  bodyDir?: string | null;
 }
 
 /** Where a body passed DOWNLOAD_WARNSIZE. */

@@ -13,6 +13,8 @@ import { ACCEPT_ENCODING, ContentDecodingFailure, DecodedTooLarge, decodeContent
 import { mapDownloadError, type FailureContext } from './map-download-error.js';
 import { AgentPool } from './agent-pool.js';
 import { BodyBuffer } from './body-buffer.js';
+import { BodyFileWriter } from './body-file.js';
+import type { BodyFile } from '../http/response.js';
 import { seineGotOptions, type GotFetchOptions } from './got-options.js';
 import { repairHeaderColons } from './header-colon-repair.js';
 
@@ -159,6 +161,9 @@ function transfer(client: Got, url: string, request: Request, gotOptions: Stream
     // In stream mode got waits for the caller to end a body-capable request (DELETE, OPTIONS…) that has no body.
     if (gotOptions.body === undefined && request.method !== 'GET' && request.method !== 'HEAD') stream.end();
     const collected = new BodyBuffer();
+    // A media download's 200 body goes to a temporary file instead (fetchOptions.bodyDir); other statuses stay in memory.
+    let file: BodyFileWriter | null = null;
+    let toFile = false;
     const context: FailureContext = { url: request.url, responseReceived: false, received: 0, expected: null };
     let response: IncomingMessage & { ip?: string } | null = null;
     let clientRequest: ClientRequest | null = null;
@@ -171,10 +176,10 @@ function transfer(client: Got, url: string, request: Request, gotOptions: Stream
       warned = true;
       fetchOptions.onWarnSize?.(size, stage);
     };
-    const finish = (body: Buffer, flags: string[]): void => {
+    const finish = (body: Buffer, flags: string[], bodyFile: BodyFile | null = null): void => {
       if (settled) return;
       settled = true;
-      void buildResponse(request, url, response!, body, flags, state.compression, fetchOptions).then((built) => {
+      void buildResponse(request, url, response!, body, flags, state.compression, fetchOptions, bodyFile).then((built) => {
         // DOWNLOAD_WARNSIZE on the decoded body, when the wire bytes did not already warn (as Scrapy >= 2.11).
         if (!warned && warnSize > 0 && built.body.length > warnSize && built.body.length !== body.length) fetchOptions.onWarnSize?.(built.body.length, 'decompressed');
         resolve(built);
@@ -184,8 +189,11 @@ function transfer(client: Got, url: string, request: Request, gotOptions: Stream
       if (settled) return;
       settled = true;
       stream.destroy();
+      const partial = file;
+      file = null;
       const known = state.failure();
       if (known !== null) {
+        partial?.discard();
         reject(known);
         return;
       }
@@ -196,10 +204,13 @@ function transfer(client: Got, url: string, request: Request, gotOptions: Stream
         reject(new StaleSocket(mapped));
       } else if (context.responseReceived && !state.failOnDataLoss && mapped instanceof ConnectionLostError) {
         settled = false;
-        finish(collected.take(), ['dataloss']);
+        if (partial === null) finish(collected.take(), ['dataloss']);
+        else partial.finish().then((bodyFile) => finish(EMPTY_BODY, ['dataloss'], bodyFile), reject);
+        return;
       } else {
         reject(mapped);
       }
+      partial?.discard();
     };
 
     stream.on('request', (req: ClientRequest) => {
@@ -211,6 +222,9 @@ function transfer(client: Got, url: string, request: Request, gotOptions: Stream
       // Lenient parsing read the body as chunked; a peer that framed it by Content-Length would
       // start the next response elsewhere, so this connection is not reused (docs/security.md).
       if (state.lenient && clientRequest !== null && res.headers['transfer-encoding'] !== undefined && res.headers['content-length'] !== undefined) clientRequest.shouldKeepAlive = false;
+      // A compressed body is decoded in memory after the transfer (decompress.ts): it stays there.
+      const encoded = state.compression && res.headers['content-encoding'] !== undefined;
+      toFile = fetchOptions.bodyDir != null && res.statusCode === 200 && request.method !== 'HEAD' && !encoded;
       const length = Number(res.headers['content-length']);
       if (!hasBody(request.method, res.statusCode ?? 0) || res.headers['content-length'] === undefined || !Number.isSafeInteger(length)) return;
       context.expected = length;
@@ -222,7 +236,16 @@ function transfer(client: Got, url: string, request: Request, gotOptions: Stream
       collected.expect(length);
     });
     stream.on('data', (chunk: Buffer) => {
-      collected.push(chunk);
+      // Bytes still in the pipe after the transfer failed (over DOWNLOAD_MAXSIZE, aborted) are dropped.
+      if (settled || state.failure() !== null) return;
+      // Opened with the first byte: an empty body stays an empty buffer.
+      if (toFile && file === null) file = new BodyFileWriter(fetchOptions.bodyDir!);
+      if (file === null) collected.push(chunk);
+      else if (!file.write(chunk)) {
+        // The disk is slower than the network: the socket waits, so nothing piles up in memory.
+        stream.pause();
+        file.onDrain(() => stream.resume());
+      }
       context.received += chunk.length;
       if (maxSize > 0 && context.received > maxSize) {
         collected.clear();
@@ -232,6 +255,11 @@ function transfer(client: Got, url: string, request: Request, gotOptions: Stream
       if (warnSize > 0 && context.received > warnSize) warn(context.received, 'received');
     });
     stream.once('end', () => {
+      if (file !== null) {
+        const done = file;
+        done.finish().then((bodyFile) => finish(EMPTY_BODY, [], bodyFile), failWith);
+        return;
+      }
       let body: Buffer;
       try {
         body = collected.take();
@@ -265,7 +293,18 @@ function hasBody(method: string, status: number): boolean {
   return method !== 'HEAD' && status !== 204 && status !== 304 && (status < 100 || status >= 200);
 }
 
-async function buildResponse(request: Request, url: string, res: IncomingMessage & { ip?: string }, wire: Buffer, flags: string[], compression: boolean, { maxSize }: FetchOptions): Promise<Response> {
+const EMPTY_BODY = Buffer.alloc(0);
+
+async function buildResponse(
+  request: Request,
+  url: string,
+  res: IncomingMessage & { ip?: string },
+  wire: Buffer,
+  flags: string[],
+  compression: boolean,
+  { maxSize }: FetchOptions,
+  bodyFile: BodyFile | null,
+): Promise<Response> {
   const headers = new Headers();
   const raw = res.rawHeaders;
   for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
@@ -289,6 +328,7 @@ async function buildResponse(request: Request, url: string, res: IncomingMessage
     status: res.statusCode ?? 0,
     headers,
     body,
+    bodyFile,
     request,
     flags,
     ip: res.ip ?? res.socket?.remoteAddress ?? null,

@@ -23,6 +23,8 @@ export interface RequestMeta {
   download_fail_on_dataloss?: boolean;
   /** The proxy URL for this request; null: none, whatever the environment says. */
   proxy?: string | null;
+  /** True: the HTTP handler streams a 200 body to a temporary file (`response.bodyFile`) instead of memory; the media pipelines set it. */
+  body_to_file?: boolean;
   dont_redirect?: boolean;
   dont_retry?: boolean;
   dont_cache?: boolean;

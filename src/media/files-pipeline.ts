@@ -57,9 +57,6 @@ export interface MediaItemOption {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** The meta key that asks the HTTP download handler to stream the body to a temporary file (src/download/handlers/http-handler.ts). */
-export const BODY_TO_FILE = 'body_to_file';
-
 export class FilesPipeline implements ItemPipeline {
   /** What the log lines call a media file: 'file', 'image'. */
   static readonly MEDIA_NAME: string = 'file';
@@ -169,7 +166,7 @@ export class FilesPipeline implements ItemPipeline {
     if (this.allowRedirects) request.meta.handle_httpstatus_list = ALL_BUT_REDIRECTS;
     else request.meta.handle_httpstatus_all = true;
     if (!this.settings.getBool('HTTPCACHE_ENABLED') && !this.settings.getBool('WARC_ENABLED')) {
-      (request.meta as Record<string, unknown>)[BODY_TO_FILE] = true;
+      request.meta.body_to_file = true;
     }
   }
 

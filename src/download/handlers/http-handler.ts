@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import type { Crawler } from '../../contracts/crawler.js';
 import { lazyModule } from '../../errors/lazy-package.js';
 import type { Request } from '../../http/request.js';
@@ -37,6 +38,7 @@ export class HttpDownloadHandler implements DownloadHandler {
   readonly #maxSize: number;
   readonly #warnSize: number;
   readonly #logger: Logger;
+  readonly #bodyDir: string;
   #fetch: GotFetch | undefined;
   #loading: Promise<GotFetch> | undefined;
 
@@ -52,6 +54,9 @@ export class HttpDownloadHandler implements DownloadHandler {
     this.#maxSize = settings.getInt('DOWNLOAD_MAXSIZE');
     this.#warnSize = settings.getInt('DOWNLOAD_WARNSIZE');
     this.#logger = crawler.logBus.getLogger('seine.core.downloader');
+    // Where media bodies are streamed (meta.body_to_file): FEED_TEMPDIR, as every temporary file seine writes, else the system's.
+    const tempDir = settings.get('FEED_TEMPDIR');
+    this.#bodyDir = typeof tempDir === 'string' && tempDir !== '' ? tempDir : tmpdir();
   }
 
   downloadRequest(request: Request): Promise<Response> {
@@ -83,6 +88,7 @@ export class HttpDownloadHandler implements DownloadHandler {
       warnSize,
       onWarnSize: (size, stage) => this.#logger.warning(warnSizeMessage(stage, size, warnSize, request.toString())),
       proxy: typeof meta['proxy'] === 'string' ? meta['proxy'] : null,
+      bodyDir: meta.body_to_file === true ? this.#bodyDir : null,
     };
   }
 }
