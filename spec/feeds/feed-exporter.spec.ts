@@ -188,7 +188,12 @@ describe('files', () => {
     [{ 'items.txt': {} }, "Cannot tell the format of the feed 'items.txt': give it a format (json, jsonlines, csv, xml) or an extension (.json, .jsonl, .jl, .csv, .xml)"],
     [{ 'items.json': { format: 'yaml' } }, "Unknown feed format 'yaml' for the feed 'items.json': use one of json, jsonlines, jsonl, jl, csv, xml"],
     [{ 'items.json': { format: 'json', encoding: 'koi8-r' } }, "Unknown encoding 'koi8-r' for the feed 'items.json': use utf-8, latin-1 or ascii"],
-    [{ 's3://bucket/items.json': { format: 'json' } }, "Unsupported feed storage 's3://bucket/items.json': seine writes feeds to local files (a path or file:// URI) and to standard output (-)"],
+    [{ 'gs://bucket/items.json': { format: 'json' } }, "Unsupported feed storage 'gs://bucket/items.json': seine writes feeds to local files (a path or file:// URI), to standard output (-), and to s3://, ftp://, ftps:// and sftp:// URIs"],
+    [{ 's3://bucket/': { format: 'json' } }, "Cannot deliver the feed 's3://bucket/': the feed URI s3://bucket/ names no file: end it with the file's name, e.g. s3://…/items.jsonl"],
+    [{ 'items.json.gz': { format: 'json', postprocessing: ['ZipPlugin'] } }, 'Unknown post-processing plugin "ZipPlugin" for the feed \'items.json.gz\': use GzipPlugin, LZMAPlugin, Bz2Plugin, BrotliPlugin, ZstdPlugin or a plugin class (constructor(file, feedOptions) with write and close)'],
+    [{ 'items.json.gz': { format: 'json', postprocessing: ['GzipPlugin'], gzip_level: 5 } }, "Unknown feed option 'gzip_level' for the feed 'items.json.gz': the post-processing options are gzip_compresslevel, gzip_mtime, gzip_filename, lzma_format, lzma_check, lzma_preset, lzma_filters, bz2_compresslevel, brotli_quality, brotli_lgwin, brotli_mode, zstd_compresslevel, zstd_chunk_size"],
+    [{ 'items.json.gz': { format: 'json', postprocessing: ['GzipPlugin'], gzip_compresslevel: 10 } }, 'The feed option gzip_compresslevel must be an integer from 0 to 9, not 10'],
+    [{ 'items.xz': { format: 'json', postprocessing: ['LZMAPlugin'], lzma_format: 'raw' } }, "The feed option lzma_format 'raw' needs lzma_filters (a raw stream does not record them)"],
     [{ '%(nope)s.json': { format: 'json' } }, "The feed path '%(nope)s.json' uses %(nope)s, but the spider has no attribute 'nope': use %(name)s, %(time)s, %(batch_time)s, %(batch_id)d or a spider attribute"],
   ])('refuses FEEDS %j before anything is written', (feedsSetting, message) => {
     expect(() => exporter({ FEEDS: feedsSetting })).toThrow(message);

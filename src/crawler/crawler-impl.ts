@@ -251,6 +251,8 @@ export class CrawlerImpl implements Crawler {
     let heldForStdout = false;
     feeds = new FeedExporter(resolveFeeds(s, this.options.feeds), {
       spider: this.spider,
+      // FEED_TEMPDIR, and what the stores of remote feeds read (AWS_*, FEED_STORAGE_FTP_ACTIVE, …).
+      settings: s,
       logger: this.logBus.getLogger('seine.extensions.feedexport'),
       stats: this.stats,
       backpressure: (full) => {

@@ -1,4 +1,7 @@
 import { SeineError } from '../errors/seine-error.js';
+import { maskUrlCredentials } from '../url-credentials.js';
+
+// Feed URIs may hold passwords (ftp://user:pass@host/…): every message masks them.
 
 /**
  * A feed that is configured wrongly (FEEDS, FEED_EXPORT_*, -o/-O): raised
@@ -7,7 +10,7 @@ import { SeineError } from '../errors/seine-error.js';
 export class FeedConfigError extends SeineError {
   static readonly code = 'SEINE_FEED_CONFIG';
   constructor(message: string) {
-    super(FeedConfigError.code, message);
+    super(FeedConfigError.code, maskUrlCredentials(message));
   }
 }
 
@@ -19,7 +22,7 @@ export class FeedConfigError extends SeineError {
 export class FeedOptionError extends SeineError {
   static readonly code = 'SEINE_FEED_OPTION';
   constructor(message: string) {
-    super(FeedOptionError.code, message);
+    super(FeedOptionError.code, maskUrlCredentials(message));
   }
 }
 
@@ -33,6 +36,6 @@ export class FeedError extends SeineError {
     /** The system's code when a write failed (`ENOSPC`, `EPIPE`): EPIPE on standard output is its reader leaving, not a failure. */
     readonly systemCode?: string,
   ) {
-    super(FeedError.code, `Cannot write the feed '${path}': ${reason} (check that the folder exists and is writable, or choose another -o/-O path)`);
+    super(FeedError.code, maskUrlCredentials(`Cannot write the feed '${path}': ${reason} (check that the folder exists and is writable, or choose another -o/-O path)`));
   }
 }

@@ -19,16 +19,31 @@
  * and it gets no more items. Standard output whose reader has gone
  * (EPIPE, `-o - | head`) stops the same way, quietly (INFO), as Unix tools
  * do. When no feed is left, `noFeedsLeft` is told, so the crawl can stop.
+ *
+ * A remote feed (s3://, ftp://, ftps://, sftp://) or a post-processed one
+ * is written to a local file in FEED_TEMPDIR (staged-storage.ts) and
+ * delivered when it closes — each batch as soon as it is full, during the
+ * crawl — by feed-delivery.ts, which logs `Stored …` once it is there, or
+ * one ERROR naming the copy it kept. close() waits for every delivery.
  */
-import { existsSync, statSync, truncateSync } from 'node:fs';
+import { existsSync, rmSync, statSync, truncateSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename } from 'node:path';
+import type { ObjectStore } from '../stores/object-store.js';
+import type { RetryingPutOptions } from '../stores/retrying-put.js';
+import { openStore, type StoreSettings } from '../stores/store-registry.js';
+import { maskUrlCredentials } from '../url-credentials.js';
 import type { Logger } from '../log/index.js';
 import type { StatsCollector } from '../contracts/crawler.js';
 import type { ItemExporter } from './exporters/index.js';
 import { CircularReferenceError } from './export-value.js';
-import { FeedError } from './feed-errors.js';
+import { deliverFeed, type DeliveryContext } from './feed-delivery.js';
+import { FeedConfigError, FeedError } from './feed-errors.js';
 import type { ResolvedFeed } from './feed-settings.js';
-import { checkFeedFolder, openStorage, type FeedStorage } from './feed-storage.js';
+import { checkFeedFolder, feedFilePath, openStorage, type FeedStorage } from './feed-storage.js';
+import { remoteFeedTarget, type RemoteFeedTarget } from './feed-target.js';
 import { expandFeedUri, uriParams } from './feed-uri.js';
+import { openStagedStorage, type StagedStorage } from './staged-storage.js';
 
 /** A call into an exporter (a FEED_EXPORTERS user's class, maybe) that threw: the message names the class and method. */
 class ExporterError extends Error {}
@@ -61,6 +76,8 @@ class FeedSlot {
     readonly batchId: number,
     readonly storage: FeedStorage,
     readonly exporter: ItemExporter,
+    /** Where a staged feed goes when it closes; undefined for a file written in place or standard output. */
+    readonly target?: { local: string; append: boolean } | RemoteFeedTarget,
   ) {
     if (feed.storeEmpty) this.start();
   }
@@ -103,7 +120,16 @@ export interface FeedExporterOptions {
    * failed, `stdout_closed` if standard output's reader left.
    */
   noFeedsLeft?: (reason: 'feed_error' | 'stdout_closed') => void;
+  /** The crawl's settings: FEED_TEMPDIR, and what remote stores read (AWS_*, FEED_STORAGE_FTP_ACTIVE, …). */
+  settings?: StoreSettings;
+  /** Opens the store of a remote feed's folder; default: the store its scheme names (src/stores), with `settings`. */
+  openStore?: (uri: string) => Promise<ObjectStore>;
+  /** How uploads are retried (default: putWithRetries's attempts and backoff). */
+  retry?: Pick<RetryingPutOptions, 'attempts' | 'firstDelayMs'>;
 }
+
+/** The staged storage of a slot, when it has one. */
+const stagedOf = (storage: FeedStorage): StagedStorage | undefined => ('stagedPath' in storage ? (storage as StagedStorage) : undefined);
 
 /** Standard output whose reader has gone (`-o - | head`): the end of the feed, not a failure. */
 function readerGone(slot: FeedSlot, error: FeedError): boolean {
@@ -117,6 +143,11 @@ export class FeedExporter {
   #writeFailures = 0;
   /** Every local file opened for appending, by absolute path: what fileSizes() reports. */
   readonly #appendFiles = new Map<string, FeedStorage>();
+  /** Deliveries of staged feeds under way: close() waits for them. */
+  readonly #deliveries = new Set<Promise<void>>();
+  /** The stores of remote feeds, by store URI, opened on the first delivery to each. */
+  readonly #stores = new Map<string, Promise<ObjectStore>>();
+  readonly #delivery: DeliveryContext;
 
   /** Opens every feed at once: a feed that cannot be opened throws before anything is crawled. */
   constructor(
@@ -124,8 +155,32 @@ export class FeedExporter {
     readonly options: FeedExporterOptions,
   ) {
     const params = uriParams(this.options.spider, 1, this.options.now?.());
+    const tempDir = (options.settings?.get('FEED_TEMPDIR') as string | null | undefined) ?? tmpdir();
+    this.#delivery = {
+      logger: options.logger,
+      stats: options.stats,
+      tempDir,
+      store: (uri) => this.#store(uri),
+      retry: options.retry,
+    };
     // Every path is checked before any file is opened, so a bad second feed leaves the first one's old file untouched.
-    for (const feed of feeds) checkFeedFolder(expandFeedUri(feed.uri, params));
+    for (const feed of feeds) {
+      const uri = expandFeedUri(feed.uri, params);
+      const remote = remoteFeedTarget(uri);
+      if (typeof remote === 'string') throw new FeedConfigError(`Cannot deliver the feed '${feed.uri}': ${remote}`);
+      if (remote === undefined) checkFeedFolder(uri);
+      if (feed.appendRequested) {
+        // Scrapy's warning for S3; seine's FTP and SFTP stores replace files too.
+        this.options.logger.warning(
+          `${remote!.kind.replace('FeedStorage', '')} feeds are replaced, not appended to: ${maskUrlCredentials(feed.uri)} will be overwritten. To suppress this warning, remove the overwrite option from your FEEDS setting or set it to true`,
+        );
+      }
+    }
+    if (feeds.some((feed) => feed.plugins.length > 0 || remoteFeedTarget(feed.uri) !== undefined)) {
+      if (!existsSync(tempDir) || !statSync(tempDir).isDirectory()) {
+        throw new FeedConfigError(`FEED_TEMPDIR '${tempDir}' is not a folder: create it, or set FEED_TEMPDIR to a folder where the local copies of remote and post-processed feeds can be written`);
+      }
+    }
     try {
       for (const feed of feeds) this.#slots.push(this.#openSlot(feed, 1));
     } catch (error) {
@@ -135,8 +190,34 @@ export class FeedExporter {
     }
   }
 
+  #store(uri: string): Promise<ObjectStore> {
+    let store = this.#stores.get(uri);
+    if (store === undefined) {
+      store = this.options.openStore?.(uri) ?? openStore(uri, this.options.settings ?? { get: () => undefined });
+      this.#stores.set(uri, store);
+      // A store that could not open is tried again by the next delivery (the server may be back).
+      store.catch(() => this.#stores.delete(uri));
+    }
+    return store;
+  }
+
   #openSlot(feed: ResolvedFeed, batchId: number): FeedSlot {
     const uri = expandFeedUri(feed.uri, uriParams(this.options.spider, batchId, this.options.now?.()));
+    const remote = remoteFeedTarget(uri);
+    if (typeof remote === 'string') throw new FeedConfigError(`Cannot deliver the feed '${feed.uri}': ${remote}`);
+    if (remote !== undefined || feed.plugins.length > 0) {
+      const target = remote ?? { local: feedFilePath(uri), append: !feed.overwrite };
+      if (remote === undefined) checkFeedFolder(uri);
+      const name = remote?.key ?? basename(feedFilePath(uri));
+      const staged = openStagedStorage(uri, name, this.#delivery.tempDir, remote?.kind ?? 'FileFeedStorage');
+      try {
+        const exporter = new feed.exporter({ encoding: feed.encoding, fields: feed.fields, indent: feed.indent, feed: feed.uri });
+        return new FeedSlot(feed, uri, batchId, staged, exporter, target);
+      } catch (error) {
+        staged.abort();
+        throw error;
+      }
+    }
     let slot: FeedSlot | undefined;
     const storage = openStorage(uri, {
       overwrite: feed.overwrite,
@@ -164,24 +245,44 @@ export class FeedExporter {
 
   /** Finishes and stores one feed file; a failure is logged (never thrown) and the file left as abort() leaves it. */
   #closeSlot(slot: FeedSlot): void {
-    const what = `${slot.feed.format} feed (${slot.itemCount} items) in: ${slot.uri}`;
+    const what = `${slot.feed.format} feed (${slot.itemCount} items) in: ${maskUrlCredentials(slot.uri)}`;
     try {
       try {
         slot.finish();
       } catch (error) {
-        // An unfinished JSON/XML document must not replace the old file: drop the temporary file.
+        // An unfinished JSON/XML document must not replace the old file: drop the temporary file (a staged one is kept).
         slot.storage.abort();
         throw error;
       }
       slot.storage.close();
     } catch (error) {
-      this.options.logger.error(`Error storing ${what}: ${reasonOf(error)}`);
+      const kept = stagedOf(slot.storage)?.keptPath;
+      this.options.logger.error(`Error storing ${what}: ${reasonOf(error)}${kept === undefined ? '' : `; the items exported are kept in ${kept}`}`);
       this.options.stats?.inc(`feedexport/failed_count/${slot.storage.kind}`);
+      return;
+    }
+    if (slot.target !== undefined) {
+      this.#deliver(slot, what);
       return;
     }
     if (slot.itemCount === 0 && !slot.feed.storeEmpty) return;
     this.options.logger.info(`Stored ${what}`);
     this.options.stats?.inc(`feedexport/success_count/${slot.storage.kind}`);
+  }
+
+  /** Starts delivering a closed staged feed; a feed with nothing to store (no items, store_empty off) is dropped. */
+  #deliver(slot: FeedSlot, what: string): void {
+    const staged = stagedOf(slot.storage)!;
+    if (slot.itemCount === 0 && !slot.feed.storeEmpty) {
+      rmSync(staged.stagedPath, { force: true });
+      return;
+    }
+    const delivery = deliverFeed(
+      { what, stagedPath: staged.stagedPath, kind: staged.kind, plugins: slot.feed.plugins, options: slot.feed.options, target: slot.target! },
+      this.#delivery,
+    );
+    this.#deliveries.add(delivery);
+    void delivery.finally(() => this.#deliveries.delete(delivery));
   }
 
   /**
@@ -201,11 +302,17 @@ export class FeedExporter {
       slot.finish();
       slot.storage.close();
       kept = slot.itemCount === 0 ? 'nothing was written to it' : `it keeps the ${slot.itemCount} items written before`;
+      if (slot.target !== undefined) {
+        kept = `the ${slot.itemCount} items written before are delivered`;
+        this.#deliver(slot, `${slot.feed.format} feed (${slot.itemCount} items) in: ${maskUrlCredentials(slot.uri)}`);
+      }
     } catch {
       slot.storage.abort();
+      const keptPath = stagedOf(slot.storage)?.keptPath;
       const replaced = slot.storage.kind === 'FileFeedStorage' && slot.feed.overwrite && (slot.feed.format === 'json' || slot.feed.format === 'xml');
       if (slot.itemCount === 0) kept = replaced ? 'nothing was written, and the file is as it was before the crawl' : 'nothing was written to it';
       else kept = replaced ? `its ${slot.itemCount} items are lost, and the file is as it was before the crawl` : `it ends with the last of the ${slot.itemCount} items written before`;
+      if (keptPath !== undefined) kept = `its ${slot.itemCount} items are kept in ${keptPath}`;
     }
     const left = this.#slots.length > 0 ? 'the other feeds go on' : 'no feed is left, so the crawl stops';
     if (readerGone(slot, error)) {
@@ -214,7 +321,7 @@ export class FeedExporter {
     } else {
       this.#writeFailures++;
       this.options.stats?.inc(`feedexport/failed_count/${slot.storage.kind}`);
-      this.options.logger.error(`Feed ${slot.uri} could not be written (${error.reason}): stopped writing it; ${kept}; ${left}`);
+      this.options.logger.error(`Feed ${maskUrlCredentials(slot.uri)} could not be written (${error.reason}): stopped writing it; ${kept}; ${left}`);
     }
     if (this.#slots.length === 0) this.options.noFeedsLeft?.(this.#writeFailures > 0 ? 'feed_error' : 'stdout_closed');
   }
@@ -264,11 +371,27 @@ export class FeedExporter {
     }
   }
 
-  /** Finishes and stores every feed, each on its own: one that fails is logged and the others still stored. Never throws; later calls do nothing. */
-  close(): void {
+  /**
+   * Finishes and stores every feed, each on its own: one that fails is
+   * logged and the others still stored. Local files are stored before this
+   * returns; the promise settles once every staged feed (remote,
+   * post-processed; earlier batches too) is delivered or kept, and the
+   * stores are closed. Never rejects; later calls do nothing.
+   */
+  async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     for (const slot of this.#slots) this.#closeSlot(slot);
+    while (this.#deliveries.size > 0) await Promise.all([...this.#deliveries]);
+    const stores = [...this.#stores.values()];
+    this.#stores.clear();
+    for (const store of stores) {
+      try {
+        await (await store).close();
+      } catch {
+        // a store that did not open has nothing to close; one that fails to close has delivered already
+      }
+    }
   }
 
   /**

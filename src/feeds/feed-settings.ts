@@ -11,6 +11,9 @@ import { FeedConfigError, FeedOptionError } from './feed-errors.js';
 import { feedFormats, type FeedFormats } from './feed-formats.js';
 import { hasBatchPlaceholder } from './feed-uri.js';
 import { feedEncoding } from './encoding.js';
+import { isUnsupportedFeedUri, remoteScheme } from './feed-target.js';
+import type { FeedPluginClass, FeedPluginOptions } from './postprocessing/feed-plugin.js';
+import { resolvePlugins } from './postprocessing/plugin-chain.js';
 
 /** An item filter: Scrapy's ItemFilter contract (`accepts(item)`). */
 export interface ItemFilter {
@@ -20,7 +23,11 @@ export type ItemFilterOption = ItemFilter | (new (feedOptions: Record<string, un
 
 /** One feed as code gives it: `crawl(Spider, { feeds: [{ path: 'items.csv', overwrite: true }] })`. Options are the FEEDS keys. */
 export interface FeedSpec {
-  /** A file path (placeholders allowed), a `file://` URI, or `-` / `stdout:` for standard output. */
+  /**
+   * A file path (placeholders allowed), a `file://` URI, `-` / `stdout:` for
+   * standard output, or a remote URI: `s3://bucket/key`,
+   * `ftp://user:pass@host[:port]/path`, `ftps://…`, `sftp://…`.
+   */
   path: string;
   /** json, jsonlines (jsonl, jl), csv, xml or a FEED_EXPORTERS format; default: from the extension. */
   format?: string;
@@ -35,6 +42,10 @@ export interface FeedSpec {
   item_filter?: ItemFilterOption;
   /** The `-o`/`-O` value the feed came from (set by the command line): format errors then quote it. */
   option?: string;
+  /** Post-processing plugins, first to last: built-in names (`'GzipPlugin'`, …) or classes. */
+  postprocessing?: ReadonlyArray<string | FeedPluginClass>;
+  /** The plugins' options (`gzip_compresslevel`, …) and any other option a plugin of yours reads. */
+  readonly [option: string]: unknown;
 }
 
 export interface ResolvedFeed {
@@ -50,6 +61,16 @@ export interface ResolvedFeed {
   storeEmpty: boolean;
   batchItemCount: number;
   accepts: (item: unknown) => boolean;
+  /** The post-processing plugins, first to last (empty: none). */
+  plugins: readonly FeedPluginClass[];
+  /** The feed's options as given, which the plugins read. */
+  options: FeedPluginOptions;
+  /**
+   * A remote feed whose FEEDS entry says `overwrite: false`: S3, FTP and
+   * SFTP feeds are replaced whole, so this is a warning when the feed opens
+   * (Scrapy's, for S3). `-o` says nothing: remote feeds are overwritten, as Scrapy's.
+   */
+  appendRequested: boolean;
 }
 
 const BY_EXTENSION: Record<string, string> = { '.json': 'json', '.jsonl': 'jsonlines', '.jl': 'jsonlines', '.csv': 'csv', '.xml': 'xml' };
@@ -137,17 +158,21 @@ function filterFor(spec: FeedSpec): (item: unknown) => boolean {
 export function resolveFeed(spec: FeedSpec, settings: Settings, formats: FeedFormats = feedFormats(settings)): ResolvedFeed {
   const { format, exporter } = exporterOf(spec, formats);
   const indentRaw = spec.indent !== undefined ? spec.indent : settings.getRaw('FEED_EXPORT_INDENT') === null ? null : settings.getInt('FEED_EXPORT_INDENT');
+  const remote = remoteScheme(spec.path) !== undefined;
   const feed: ResolvedFeed = {
     uri: spec.path,
     format,
     exporter,
-    overwrite: spec.overwrite ?? false,
+    overwrite: remote || (spec.overwrite ?? false),
     encoding: spec.encoding !== undefined ? spec.encoding : settings.get('FEED_EXPORT_ENCODING'),
     fields: spec.fields !== undefined ? spec.fields : fieldsFromSettings(settings),
     indent: indentRaw,
     storeEmpty: spec.store_empty ?? settings.getBool('FEED_STORE_EMPTY'),
     batchItemCount: spec.batch_item_count ?? settings.getInt('FEED_EXPORT_BATCH_ITEM_COUNT'),
     accepts: filterFor(spec),
+    plugins: resolvePlugins(spec, spec.path),
+    options: spec,
+    appendRequested: remote && spec.overwrite === false && spec.option === undefined,
   };
   if (feed.encoding !== null) feedEncoding(feed.encoding, spec.path);
   if (feed.batchItemCount > 0 && !hasBatchPlaceholder(spec.path)) {
@@ -155,8 +180,13 @@ export function resolveFeed(spec: FeedSpec, settings: Settings, formats: FeedFor
       `The feed '${spec.path}' is split into batches of ${feed.batchItemCount} items, but its path has no %(batch_time)s or %(batch_id)d: add one, e.g. items-%(batch_id)d.json, so that each batch gets its own file`,
     );
   }
-  if (/^[a-z][a-z0-9+.-]+:/i.test(spec.path) && !isStdout(spec.path) && !spec.path.startsWith('file://')) {
-    throw new FeedConfigError(`Unsupported feed storage '${spec.path}': seine writes feeds to local files (a path or file:// URI) and to standard output (-)`);
+  if (isUnsupportedFeedUri(spec.path)) {
+    throw new FeedConfigError(
+      `Unsupported feed storage '${spec.path}': seine writes feeds to local files (a path or file:// URI), to standard output (-), and to s3://, ftp://, ftps:// and sftp:// URIs`,
+    );
+  }
+  if (isStdout(spec.path) && feed.plugins.length > 0) {
+    throw new FeedConfigError(`The feed '${spec.path}' (standard output) cannot be post-processed: write it to a file, e.g. -o items.jsonl.gz with postprocessing in FEEDS, or pipe it through gzip`);
   }
   return feed;
 }

@@ -17,11 +17,12 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FeedError } from './feed-errors.js';
 import { isStdout } from './feed-settings.js';
+import type { FeedStorageKind } from './feed-target.js';
 import { openStdoutStorage, systemReason, type StdoutStorageOptions } from './stdout-storage.js';
 
 export interface FeedStorage {
   /** Scrapy's storage class name, for the `feedexport/success_count/<name>` stat. */
-  readonly kind: 'FileFeedStorage' | 'StdoutFeedStorage';
+  readonly kind: FeedStorageKind;
   /** The absolute path of a local file opened for appending (-o); undefined for other storages. */
   readonly appendPath?: string;
   write(bytes: Buffer): void;
@@ -41,7 +42,7 @@ export interface FeedStorage {
  * got is beyond recall. (The descriptor is a blocking one from openSync:
  * EAGAIN cannot happen here.)
  */
-function writeAll(fd: number, bytes: Buffer, path: string, start: number | null): void {
+export function writeAll(fd: number, bytes: Buffer, path: string, start: number | null): void {
   let offset = 0;
   try {
     // At an explicit position: after a cut-back the descriptor's own offset would leave a hole (with 'a', Linux appends anyway).

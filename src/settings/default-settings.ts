@@ -101,6 +101,8 @@ export const DEFAULT_SETTINGS: Readonly<SettingsSchema> = {
   },
   // Scrapy's default since 2.10 (2.8 had False): a run that scrapes nothing still leaves a valid document (`[]` for JSON).
   FEED_STORE_EMPTY: true,
+  // Where remote and post-processed feeds are written before delivery, and kept when it fails (src/feeds/staged-storage.ts); null: the system's temporary folder.
+  FEED_TEMPDIR: null,
   // FilesPipeline's (src/media/files-pipeline.ts): without a store the pipeline is off, as Scrapy's.
   FILES_STORE: null,
   FILES_URLS_FIELD: 'file_urls',

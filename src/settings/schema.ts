@@ -93,6 +93,7 @@ export interface SettingsSchema {
   FEED_EXPORTERS: Record<string, ClassSetting | string | null>;
   FEED_EXPORTERS_BASE: Record<string, string>;
   FEED_STORE_EMPTY: boolean;
+  FEED_TEMPDIR: string | null;
   FILES_STORE: string | null;
   FILES_URLS_FIELD: string;
   FILES_RESULT_FIELD: string;
@@ -317,6 +318,7 @@ export const SETTING_KINDS: { readonly [K in SettingName]: KindsFor<SettingsSche
   FEED_EXPORTERS: 'dict',
   FEED_EXPORTERS_BASE: 'dict',
   FEED_STORE_EMPTY: 'bool',
+  FEED_TEMPDIR: 'nullableString',
   FILES_STORE: 'nullableString',
   FILES_URLS_FIELD: 'string',
   FILES_RESULT_FIELD: 'string',
