@@ -99,7 +99,8 @@ export function captureDownload(
     url: response.url,
     date,
     ip: response.ip,
-    requestLine: `${request.method} ${requestTarget(response.url)} ${protocol}`,
+    // Node's client always sends HTTP/1.1, whatever version the server answers in.
+    requestLine: `${request.method} ${requestTarget(response.url)} HTTP/1.1`,
     requestHeaders,
     requestBody: request.body,
     statusLine: `${protocol} ${response.status} ${STATUS_CODES[response.status] ?? ''}`.trimEnd(),
