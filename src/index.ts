@@ -35,6 +35,7 @@ export { Signals, type SignalHandler } from './contracts/signals.js';
 export type { DropReason } from './contracts/events.js';
 export { createSpider, type SpiderArgs } from './contracts/create-spider.js';
 export { CsvExporter, JsonExporter, JsonLinesExporter, XmlExporter, type ExporterOptions, type FieldsToExport, type ItemExporter, type ItemExporterClass } from './feeds/index.js';
+export { GzipPlugin, LZMAPlugin, Bz2Plugin, BrotliPlugin, ZstdPlugin, type FeedPlugin, type FeedPluginClass, type FeedPluginOptions, type FeedPluginTarget } from './feeds/index.js';
 export { fingerprint, type FingerprintOptions } from './http/fingerprint.js';
 export type { FollowTarget, FollowAllQuery } from './http/response.js';
 export { HttpError, isHttpError } from './middlewares/spider/http-error.js';

@@ -8,3 +8,9 @@ export {
   type ExporterOptions, type FieldsToExport, type ItemExporter, type ItemExporterClass,
 } from './exporters/index.js';
 export { expandFeedUri, uriParams } from './feed-uri.js';
+export { GzipPlugin } from './postprocessing/gzip-plugin.js';
+export { LZMAPlugin } from './postprocessing/lzma-plugin.js';
+export { Bz2Plugin } from './postprocessing/bz2-plugin.js';
+export { BrotliPlugin } from './postprocessing/brotli-plugin.js';
+export { ZstdPlugin } from './postprocessing/zstd-plugin.js';
+export type { FeedPlugin, FeedPluginClass, FeedPluginOptions, FeedPluginTarget } from './postprocessing/feed-plugin.js';
