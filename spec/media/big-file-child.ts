@@ -6,7 +6,8 @@
  * 10 ms, and prints what it measured as JSON.
  */
 import { createHash } from 'node:crypto';
-import { createServer, type AddressInfo } from 'node:http';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -21,7 +21,7 @@ import { ImageException } from './media-errors.js';
 import { mediaGuid } from './file-path.js';
 import { mediaUrls, setMediaResults } from './item-fields.js';
 import { bodyInput } from './media-body.js';
-import { convertImage, readImageSize } from './image-conversion.js';
+import { ImageFormatError, convertImage, readImageSize } from './image-conversion.js';
 import type { MediaResult, FileResult } from './files-pipeline.js';
 
 export class ImagesPipeline extends FilesPipeline {
@@ -51,8 +51,18 @@ export class ImagesPipeline extends FilesPipeline {
   }
 
   /** Stores the full image and its thumbnails; resolves with the MD5 of the stored full image. */
-  async imageDownloaded(response: Response, request: Request, info: MediaInfo, { item }: MediaItemOption = {}): Promise<string> {
+  async imageDownloaded(response: Response, request: Request, info: MediaInfo, options: MediaItemOption = {}): Promise<string> {
     const input = bodyInput(response);
+    try {
+      return await this.#storeImage(input, response, request, info, options);
+    } catch (error) {
+      // The decoder names the temporary file the body was streamed to: the user knows the image by its URL.
+      if (error instanceof ImageFormatError && typeof input === 'string') error.message = error.message.replace(input, request.url);
+      throw error;
+    }
+  }
+
+  async #storeImage(input: string | Buffer, response: Response, request: Request, info: MediaInfo, { item }: MediaItemOption): Promise<string> {
     const { width, height } = await readImageSize(input);
     if (width < this.minWidth || height < this.minHeight) {
       throw new ImageException(`Image too small (${width}x${height} < ${this.minWidth}x${this.minHeight})`);
