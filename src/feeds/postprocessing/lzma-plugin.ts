@@ -71,10 +71,27 @@ function filtersOption(options: FeedPluginOptions): Array<Record<string, unknown
     if (filter === null || typeof filter !== 'object' || !('id' in filter)) {
       throw new FeedOptionError(`Each filter in the feed option lzma_filters needs an id (a FILTER_* number or a name: ${FILTERS.map(([name]) => name).join(', ')}), not ${JSON.stringify(filter)}`);
     }
-    const { id, ...properties } = filter as { id: unknown };
-    const wrapper = { lzma_filters_id: id };
-    return { id: choiceOption(wrapper, 'lzma_filters_id', FILTERS, ''), ...properties };
+    const { id, ...properties } = filter as { id: unknown } & Record<string, unknown>;
+    const name = choiceOption({ lzma_filters_id: id }, 'lzma_filters_id', FILTERS, '');
+    return { id: name, options: filterOptions(name, properties) };
   });
+}
+
+/** liblzma's preset 6, which Python starts an LZMA filter from before applying the options given. */
+const PRESET_6 = { dict_size: 8 << 20, lc: 3, lp: 0, pb: 2, mode: 2, nice_len: 64, mf: 0x14, depth: 0 };
+/** Python's LZMA filter option names and lzma-native's. */
+const LZMA_OPTION_NAMES: Readonly<Record<string, string>> = { dict_size: 'dictSize', lc: 'lc', lp: 'lp', pb: 'pb', mode: 'mode', nice_len: 'niceLen', mf: 'mf', depth: 'depth' };
+
+/** A Python filter's options as lzma-native reads them (it applies a preset after the other options, Python before). */
+function filterOptions(name: string, properties: Record<string, unknown>): Record<string, unknown> {
+  if (name === 'LZMA_FILTER_DELTA') return { dist: properties['dist'] ?? 1 };
+  if (name !== 'LZMA_FILTER_LZMA1' && name !== 'LZMA_FILTER_LZMA2') return {};
+  const { preset, ...rest } = properties;
+  const unknown = Object.keys(rest).filter((key) => !(key in LZMA_OPTION_NAMES));
+  if (unknown.length > 0) throw new FeedOptionError(`Unknown LZMA filter option ${unknown.join(', ')} in lzma_filters: use preset or ${Object.keys(LZMA_OPTION_NAMES).join(', ')}`);
+  if (preset !== undefined && Object.keys(rest).length > 0) throw new FeedOptionError('An LZMA filter in lzma_filters takes either a preset or its options (dict_size, …), not both');
+  if (preset !== undefined) return { preset };
+  return Object.fromEntries(Object.entries({ ...PRESET_6, ...rest }).map(([key, value]) => [LZMA_OPTION_NAMES[key]!, value]));
 }
 
 /** The lzma-native coder and its options for the feed's options, checked as Python's LZMACompressor checks them. */
@@ -93,10 +110,10 @@ function coderFor(options: FeedPluginOptions): { coder: 'easyEncoder' | 'streamE
     if (filters === undefined) return { coder: 'aloneEncoder', settings: { preset: preset ?? 6 } };
     const [only, ...rest] = filters;
     if (rest.length > 0 || only!['id'] !== 'LZMA_FILTER_LZMA1') throw new FeedOptionError("The feed option lzma_format 'alone' takes one filter, lzma1");
-    const { id: _id, ...lzma1 } = only!;
-    return { coder: 'aloneEncoder', settings: lzma1 };
+    return { coder: 'aloneEncoder', settings: only!['options'] as Record<string, unknown> };
   }
-  const withCheck = check === undefined ? {} : { check };
+  // Python's default check for .xz is CRC64 (lzma-native's, CRC32).
+  const withCheck = { check: check ?? 4 };
   if (filters !== undefined) return { coder: 'streamEncoder', settings: { filters, ...withCheck } };
   return { coder: 'easyEncoder', settings: { preset: preset ?? 6, ...withCheck } };
 }
