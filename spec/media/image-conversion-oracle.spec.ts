@@ -7,67 +7,12 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { convertImage, ImageFormatError, readImageSize } from '../../src/media/image-conversion.js';
 import { thumbnailSize } from '../../src/media/image-thumbnail-size.js';
 import { readImageFixture } from '../helpers/image-site.js';
-
-interface Grid { columns: number; rows: number; cells: number[][] }
-interface Stored { path: string; width: number; height: number; md5: string; grid: Grid }
-interface OracleEntry {
-  source_md5?: string;
-  status?: string;
-  checksum?: string;
-  full?: Stored;
-  thumbs?: Record<string, Stored>;
-  failed?: { level: string; logger: string; message: string }[];
-}
-interface Oracle {
-  thumbs: Record<string, [number, number]>;
-  min_size: [number, number];
-  urls: Record<string, OracleEntry>;
-  thumbnail_sizes: [number, number, number, number, number, number][];
-}
-
-const oracle = JSON.parse(readFileSync(new URL('./fixtures/images-oracle.json', import.meta.url), 'utf8')) as Oracle;
-const sharp = createRequire(import.meta.url)('sharp') as (typeof import('sharp'))['default'];
+import { CLOSE, grid, gridDistance, oracle } from './fixtures/images-oracle.js';
 
 const md5 = (bytes: Buffer): string => createHash('md5').update(bytes).digest('hex');
-
-/** The recorder's grid: mean R, G, B of each cell of at most 8 × 8 cells over the decoded image. */
-async function grid(image: Buffer): Promise<Grid> {
-  const { data, info } = await sharp(image).toColourspace('srgb').removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  const { width, height } = info;
-  const columns = Math.min(8, width);
-  const rows = Math.min(8, height);
-  const cells: number[][] = [];
-  for (let row = 0; row < rows; row++) {
-    for (let column = 0; column < columns; column++) {
-      const [x0, x1] = [Math.floor((column * width) / columns), Math.floor(((column + 1) * width) / columns)];
-      const [y0, y1] = [Math.floor((row * height) / rows), Math.floor(((row + 1) * height) / rows)];
-      const sums = [0, 0, 0];
-      for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) for (let c = 0; c < 3; c++) sums[c]! += data[(y * width + x) * 3 + c]!;
-      cells.push(sums.map((sum) => sum / ((x1 - x0) * (y1 - y0))));
-    }
-  }
-  return { columns, rows, cells };
-}
-
-/** Mean absolute difference of the cells' channels, on 0–255. */
-function gridDistance(a: Grid, b: Grid): number {
-  expect([a.columns, a.rows]).toEqual([b.columns, b.rows]);
-  let total = 0;
-  a.cells.forEach((cell, i) => cell.forEach((value, c) => (total += Math.abs(value - b.cells[i]![c]!))));
-  return total / (a.cells.length * 3);
-}
-
-// Measured with sharp 0.35 against Pillow 9.4: under 0.01 for the full
-// images, 0.1–1.6 for thumbnails (Lanczos implementations and Pillow's
-// reduce-then-resample differ); a wrong background, colour conversion,
-// alpha order or frame gave 10–52.
-const CLOSE = 2.5;
-
 const converted = Object.entries(oracle.urls).filter(([, entry]) => entry.full !== undefined);
 
 describe('convertImage against Scrapy 2.8 ImagesPipeline (images-oracle.json)', () => {
