@@ -16,6 +16,7 @@ import { rename, rm, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { ObjectStore } from '../stores/object-store.js';
 import { putWithRetries, type RetryingPutOptions } from '../stores/retrying-put.js';
+import { StoreError } from '../stores/store-error.js';
 import { maskUrlCredentials } from '../url-credentials.js';
 import { tempFilePath } from './feed-storage.js';
 import type { RemoteFeedTarget } from './feed-target.js';
@@ -44,7 +45,9 @@ export interface StagedFeed {
   readonly target: { local: string; append: boolean } | RemoteFeedTarget;
 }
 
-const reasonOf = (error: unknown): string => maskUrlCredentials(error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, ' ');
+/** An error as one line; a StoreError by its reason alone, since the line names the feed already. */
+const reasonOf = (error: unknown): string =>
+  maskUrlCredentials(error instanceof StoreError ? error.reason : error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, ' ');
 
 /** Moves what could not be delivered out of the way of later runs; returns where it is now. */
 async function keep(path: string, tempDir: string, name: string): Promise<string> {
