@@ -159,13 +159,13 @@ export class FilesPipeline implements ItemPipeline {
    * Scrapy's _modify_media_request: without MEDIA_ALLOW_REDIRECTS every
    * status comes back as it is (a redirect is a failed file); with it,
    * redirects are followed and every other status comes back. The body is
-   * streamed to a temporary file unless the HTTP cache or WARC archives,
-   * which keep bodies, need it in memory.
+   * streamed to a temporary file unless the HTTP cache, which keeps bodies,
+   * needs it in memory (WARC archives read it from the file: src/warc/warc-writer.ts).
    */
   protected modifyMediaRequest(request: Request): void {
     if (this.allowRedirects) request.meta.handle_httpstatus_list = ALL_BUT_REDIRECTS;
     else request.meta.handle_httpstatus_all = true;
-    if (!this.settings.getBool('HTTPCACHE_ENABLED') && !this.settings.getBool('WARC_ENABLED')) {
+    if (!this.settings.getBool('HTTPCACHE_ENABLED')) {
       request.meta.body_to_file = true;
     }
   }
