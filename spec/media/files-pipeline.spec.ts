@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FilesPipeline, Request, Spider, type Response, type FileResult, type MediaInfo, type MediaResult } from '../../src/index.js';
@@ -257,6 +257,21 @@ describe('FilesPipeline', () => {
     const { items } = await runCrawl(itemsSpider([{ shelf: 'papers', docs }]), { ...settingsFor(), ITEM_PIPELINES: new Map([[NamedFiles, 1]]) });
     expect(items[0]!['stored']).toEqual(['papers/report.pdf', 'papers/notes.txt']);
     expect(readFileSync(join(store, 'papers/report.pdf'))).toEqual(PDF);
+  });
+
+  it('makes a store that fails one WARNING per file and a stat, and the crawl finishes', async () => {
+    newStore();
+    // A regular file where the store's folder should be: every write fails.
+    const blocked = join(store, 'not-a-folder');
+    writeFileSync(blocked, 'x');
+    const urls = [site.url('/docs/report.pdf'), site.url('/docs/notes.txt')];
+    const { items, logs, stats, reason } = await runCrawl(itemsSpider([{ file_urls: urls }]), settingsFor({ FILES_STORE: blocked }));
+    expect(reason).toBe('finished');
+    expect(filesOf(items[0]!)).toEqual([]);
+    const lines = logs.filter((l) => l.level === 'WARNING' && l.message.startsWith('File (store-error)')).map((l) => l.message);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(new RegExp(`^File \\(store-error\\): Error storing file from <GET ${urls[0]!.replace(/[.?]/g, '\\$&')}> referred in <None>: Could not store ${blocked}/full/`));
+    expect(stats['file_store_error_count']).toBe(2);
   });
 
   it('is off without FILES_STORE', async () => {
