@@ -50,6 +50,7 @@ beforeAll(async () => {
     '/docs/flaky.txt': failOnce,
     '/docs/big.bin': file(Buffer.alloc(5000, 'b')),
     '/private/secret.pdf': file(PDF),
+    ...Object.fromEntries([1, 2, 3, 4].map((n): [string, Route] => [`/slow/${n}.txt`, (_req, res) => setTimeout(() => res.writeHead(200).end(TEXT), 30)])),
   });
 });
 afterAll(async () => {
@@ -177,6 +178,17 @@ describe('FilesPipeline', () => {
     expect(filesOf(items[0]!)).toEqual([]);
     const warning = logs.find((l) => l.level === 'WARNING' && l.message.startsWith('File (unknown-error): Error downloading file from'));
     expect(warning?.message).toContain(`<GET ${url}> referred in <None>: `);
+  });
+
+  it('downloads through the download slots: CONCURRENT_REQUESTS_PER_DOMAIN and DOWNLOAD_DELAY hold for media too', async () => {
+    newStore();
+    const urls = [1, 2, 3, 4].map((n) => site.url(`/slow/${n}.txt`));
+    const { items } = await runCrawl(itemsSpider(urls.map((url) => ({ file_urls: [url] }))), settingsFor({ CONCURRENT_REQUESTS_PER_DOMAIN: 1, DOWNLOAD_DELAY: 0.2 }));
+    expect(items.flatMap((item) => filesOf(item).map((f) => f.status))).toEqual(['downloaded', 'downloaded', 'downloaded', 'downloaded']);
+    expect(site.inFlight.max).toBe(1);
+    // RANDOMIZE_DOWNLOAD_DELAY: between 0.5 and 1.5 times the delay between two starts.
+    const starts = site.requests.filter((r) => r.path.startsWith('/slow/')).map((r) => r.at);
+    for (let i = 1; i < starts.length; i++) expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(95);
   });
 
   it('retries a 503 through the retry middleware, then stores the file', async () => {
