@@ -1,0 +1,144 @@
+/**
+ * Remote and compressed feeds through the real `seine` binary: -o to an
+ * FTP server (pyftpdlib), an SFTP server (OpenSSH) and the S3 server
+ * (s3rver), each on a loopback port; FEEDS with GzipPlugin batches that
+ * reach the bucket while the crawl still runs; and an FTP server that is
+ * down: one ERROR naming the kept copy, exit status 1, and a second run
+ * that keeps its own copy beside the first. No password in any line.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSite, type TestSite } from '../helpers/site-server.js';
+import { startFtpServer, FTP_PASSWORD, type FtpTestServer } from '../helpers/ftp-server.js';
+import { startSftpServer, type SftpTestServer } from '../helpers/sftp-server.js';
+import { startS3Server, S3_KEY_ID, S3_SECRET, type S3TestServer } from '../helpers/s3-server.js';
+import { QUOTES_SPIDER } from '../cli/fixtures/spiders.js';
+import { ensureBuilt, logMessages, runSeine, startSeine } from '../cli/fixtures/run-seine.js';
+
+const QUIET = ['-s', 'TELNETCONSOLE_ENABLED=false', '-s', 'LOGSTATS_INTERVAL=0', '-L', 'INFO'];
+const ITEMS_JSONL = '{"text": "One", "author": "A", "tags": ["x"]}\n{"text": "Two", "author": "B", "tags": []}\n';
+
+const SLOW_SPIDER = `import { Spider, type Response } from 'seine';
+
+export class SlowSpider extends Spider {
+  static name = 'slow';
+  startUrls = ['http://127.0.0.1:8000/slow/1/'];
+
+  *parse(response: Response) {
+    const n = Number(response.url.split('/').at(-2));
+    yield { n };
+    if (n < 4) yield response.follow(\`/slow/\${n + 1}/\`, this.parse);
+  }
+}
+`;
+
+function quotePage(text: string, author: string, tags: string[], next?: string): string {
+  const links = tags.map((t) => `<a class="tag" href="/tag/${t}/">${t}</a>`).join(' ');
+  return `<html><body><div class="quote"><span class="text">${text}</span><small class="author">${author}</small><div class="tags">${links}</div></div>
+<ul class="pager">${next === undefined ? '' : `<li class="next"><a href="${next}">Next</a></li>`}</ul></body></html>`;
+}
+
+let site: TestSite;
+let dir: string;
+let temp: string;
+let ftp: FtpTestServer;
+let sftp: SftpTestServer;
+let s3: S3TestServer;
+beforeAll(async () => {
+  expect(await ensureBuilt()).toBe(true);
+  const routes: Parameters<typeof startSite>[0] = { '/page/1/': quotePage('One', 'A', ['x'], '/page/2/'), '/page/2/': quotePage('Two', 'B', []) };
+  for (let n = 1; n <= 4; n++) {
+    routes[`/slow/${n}/`] = (_req, res) => {
+      setTimeout(() => {
+        if (!res.destroyed) res.writeHead(200, { 'Content-Type': 'text/html' }).end(`<html><body>${n}</body></html>`);
+      }, 300).unref();
+    };
+  }
+  [site, ftp, sftp, s3] = await Promise.all([startSite(routes), startFtpServer(), startSftpServer(), startS3Server()]);
+  dir = mkdtempSync(join(tmpdir(), 'seine-remote-feeds-'));
+  temp = join(dir, 'feed-temp');
+  mkdirSync(temp);
+  for (const [name, source] of [['quotes.ts', QUOTES_SPIDER], ['slow.ts', SLOW_SPIDER]] as const) {
+    writeFileSync(join(dir, name), source.replaceAll('http://127.0.0.1:8000', site.url('').replace(/\/$/, '')));
+  }
+}, 120_000);
+afterAll(async () => {
+  await Promise.all([site?.close(), ftp?.close(), sftp?.close(), s3?.close()]);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const s3Settings = (): string[] => ['-s', `AWS_ENDPOINT_URL=${s3.endpoint}`, '-s', `AWS_ACCESS_KEY_ID=${S3_KEY_ID}`, '-s', `AWS_SECRET_ACCESS_KEY=${S3_SECRET}`, '-s', 'AWS_REGION_NAME=us-east-1'];
+const objectFile = (key: string): string => join(s3.root, s3.bucket, `${key}._S3rver_object`);
+const gunzip = (path: string): string => spawnSync('/usr/bin/python3', ['-c', 'import sys, gzip; sys.stdout.write(gzip.open(sys.argv[1]).read().decode())', path], { encoding: 'utf8' }).stdout;
+
+describe('seine runspider -o to remote stores', () => {
+  it('-o ftp://user:pass@host/path uploads the feed, logs it as Scrapy with the password masked, and counts it', async () => {
+    const uri = `${ftp.uri('feeds')}/%(name)s.jsonl`;
+    const result = await runSeine(['runspider', 'quotes.ts', '-o', uri, '-s', `FEED_TEMPDIR=${temp}`, ...QUIET], dir);
+    expect(result.status).toBe(0);
+    expect(readFileSync(join(ftp.root, 'feeds', 'quotes.jsonl'), 'utf8')).toBe(ITEMS_JSONL);
+    const masked = `${ftp.uri('feeds').replace(`:${FTP_PASSWORD}@`, ':***@')}/quotes.jsonl`;
+    expect(logMessages(result.stderr)).toContain(`Stored jsonlines feed (2 items) in: ${masked}`);
+    expect(result.stderr).toContain("'feedexport/success_count/FTPFeedStorage': 1");
+    expect(result.stderr).not.toContain(FTP_PASSWORD);
+    expect(readdirSync(temp)).toEqual([]);
+  }, 60_000);
+
+  it('-O sftp:// uploads with the key SFTP_PRIVATE_KEY names, the host checked against SFTP_HOST_FINGERPRINT', async () => {
+    const result = await runSeine(
+      ['runspider', 'quotes.ts', '-O', `${sftp.uri('out')}/items.jsonl`, '-s', `SFTP_PRIVATE_KEY=${sftp.keyFile}`, '-s', `SFTP_HOST_FINGERPRINT=${sftp.hostFingerprint}`, '-s', `FEED_TEMPDIR=${temp}`, ...QUIET],
+      dir,
+    );
+    expect(result.status).toBe(0);
+    expect(readFileSync(join(sftp.root, 'out', 'items.jsonl'), 'utf8')).toBe(ITEMS_JSONL);
+    expect(logMessages(result.stderr)).toContain(`Stored jsonlines feed (2 items) in: ${sftp.uri('out')}/items.jsonl`);
+    expect(result.stderr).toContain("'feedexport/success_count/SFTPFeedStorage': 1");
+  }, 60_000);
+
+  it('FEEDS with GzipPlugin and batch_item_count: each batch is in the bucket while the crawl still runs', async () => {
+    const feeds = JSON.stringify({ [s3.uri('batches/%(name)s-%(batch_id)d.jsonl.gz')]: { format: 'jsonlines', batch_item_count: 1, postprocessing: ['GzipPlugin'] } });
+    const run = startSeine(['runspider', 'slow.ts', '-s', `FEEDS=${feeds}`, '-s', `FEED_TEMPDIR=${temp}`, ...s3Settings(), ...QUIET], dir);
+    await run.waitForLog(/Stored jsonlines feed \(1 items\) in: s3:\/\/seine-test\/batches\/slow-1\.jsonl\.gz/);
+    // Delivered with three slow pages still to crawl.
+    expect(run.child.exitCode).toBeNull();
+    expect(gunzip(objectFile('batches/slow-1.jsonl.gz'))).toBe('{"n": 1}\n');
+    const result = await run.done;
+    expect(result.status).toBe(0);
+    for (let n = 1; n <= 4; n++) expect(gunzip(objectFile(`batches/slow-${n}.jsonl.gz`))).toBe(`{"n": ${n}}\n`);
+    // The batch open at the close is empty, and stored as such (FEED_STORE_EMPTY is on by default, as local batches are).
+    expect(gunzip(objectFile('batches/slow-5.jsonl.gz'))).toBe('');
+    expect(result.stderr).toContain("'feedexport/success_count/S3FeedStorage': 5");
+    // The credentials came from settings, and none of them is printed.
+    expect(result.stderr).not.toMatch(/AWS_SECRET_ACCESS_KEY.*S3RVER/);
+  }, 60_000);
+});
+
+describe('delivery failure', () => {
+  it('a store that is down: one ERROR naming the kept copy, exit status 1; the next run keeps its own copy and never overwrites the first', async () => {
+    await ftp.stop();
+    try {
+      const uri = `${ftp.uri('feeds')}/down.jsonl`;
+      const first = await runSeine(['runspider', 'quotes.ts', '-o', uri, '-s', `FEED_TEMPDIR=${temp}`, ...QUIET], dir);
+      expect(first.status).toBe(1);
+      const errors = first.stderr.split('\n').filter((line) => / ERROR: /.test(line)).map((line) => logMessages(line)[0]!);
+      expect(errors).toHaveLength(1);
+      const kept = readdirSync(temp);
+      expect(kept).toHaveLength(1);
+      expect(errors[0]).toMatch(new RegExp(`^Error storing jsonlines feed \\(2 items\\) in: ftp://seine:\\*\\*\\*@127\\.0\\.0\\.1:${ftp.port}/feeds/down\\.jsonl: .+; the feed is kept in ${join(temp, kept[0]!).replace(/[.]/g, '\\.')} \\(no run overwrites it: deliver it from there\\)$`));
+      expect(first.stderr).toContain("'feedexport/failed_count/FTPFeedStorage': 1");
+      expect(first.stderr).not.toContain(FTP_PASSWORD);
+      expect(readFileSync(join(temp, kept[0]!), 'utf8')).toBe(ITEMS_JSONL);
+
+      const second = await runSeine(['runspider', 'quotes.ts', '-o', uri, '-s', `FEED_TEMPDIR=${temp}`, ...QUIET], dir);
+      expect(second.status).toBe(1);
+      expect(readdirSync(temp)).toHaveLength(2);
+      expect(readFileSync(join(temp, kept[0]!), 'utf8')).toBe(ITEMS_JSONL);
+    } finally {
+      await ftp.restart();
+    }
+    expect(existsSync(join(ftp.root, 'feeds', 'down.jsonl'))).toBe(false);
+  }, 60_000);
+});
