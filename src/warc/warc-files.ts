@@ -51,20 +51,26 @@ function safePrefix(name: string): string {
   return name.replace(/[^A-Za-z0-9._-]/g, '_') || 'spider';
 }
 
-function writeAll(fd: number, bytes: Uint8Array): void {
+/** Writes all of `bytes` at `position` (null: where the file's offset is). */
+function writeAll(fd: number, bytes: Uint8Array, position: number | null = null): void {
   let done = 0;
-  while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
+  while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done, position === null ? null : position + done);
 }
 
-/** Writes a record's gzip member; a streamed one chunk by chunk as warcio compresses it. Its length in bytes. */
-async function writeRecord(fd: number, bytes: Uint8Array | AsyncIterable<Uint8Array>): Promise<number> {
+/**
+ * Writes a record's gzip member at `position`; a streamed one chunk by chunk
+ * as warcio compresses it. Positions are explicit: after a capture is cut
+ * off (ftruncate), the next one must start where the file now ends, not
+ * where the descriptor's offset was left. Its length in bytes.
+ */
+async function writeRecord(fd: number, bytes: Uint8Array | AsyncIterable<Uint8Array>, position: number): Promise<number> {
   if (bytes instanceof Uint8Array) {
-    writeAll(fd, bytes);
+    writeAll(fd, bytes, position);
     return bytes.length;
   }
   let length = 0;
   for await (const chunk of bytes) {
-    writeAll(fd, chunk);
+    writeAll(fd, chunk, position + length);
     length += chunk.length;
   }
   return length;
@@ -110,7 +116,7 @@ export class WarcFiles {
     try {
       for (const record of records) {
         const offset = file.size;
-        const length = await writeRecord(file.fd, record.bytes);
+        const length = await writeRecord(file.fd, record.bytes, offset);
         file.size += length;
         written.push([record, length]);
         const line = record.index?.(offset, length, file.name) ?? '';
@@ -155,7 +161,7 @@ export class WarcFiles {
         throw new WarcDirError(dir, (error as Error).message, { cause: error });
       }
       const info = await this.#options.warcinfo(name);
-      const length = await writeRecord(fd, info.bytes);
+      const length = await writeRecord(fd, info.bytes, 0);
       this.#current = { name, fd, indexFd, size: length, captures: 0 };
       this.written.push(name);
       this.#options.onFile?.(name);
