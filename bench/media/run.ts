@@ -4,16 +4,19 @@
  * 2,000 images (source-images.ts: 12 generated pictures served under 2,000
  * URLs), each stored as a JPEG with two thumbnails (small 50×50, big
  * 270×270). Prints images/s, CPU seconds and peak RSS, and the ratio against
- * issue 23's goal (≥ 3× Scrapy's images/s, peak RSS ≤ 200 MB). See
+ * issue 23's goal (≥ 3× Scrapy's images/s, peak RSS ≤ 200 MB). Then a
+ * 1 GB gzip feed delivered to an S3 server (feed-run.ts). See
  * docs/performance.md ("Media").
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runCrawler, type CrawlerCommand, type CrawlerMeasurement } from '../crawl/crawler-run.js';
+import { feedReport, runFeedBench } from './feed-run.js';
+import { startJsonProcess } from './json-process.js';
 import { PER_PAGE } from './source-images.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
@@ -37,6 +40,8 @@ const HELP = `Usage: npm run bench:media -- [options]
 
   --images N    images on the site (default ${DEFAULT_IMAGES}), ${PER_PAGE} per listing page
   --no-scrapy   do not run Scrapy
+  --feed-mb N   size of the gzip feed sent to the S3 server, in MB of JSON Lines (default 1024)
+  --no-feed     leave the feed part out
   --keep        keep the work folder (stores, feeds, logs) and print where it is
   --help        this text
 
@@ -44,7 +49,7 @@ seine runs from its build (npm run build); Scrapy with /usr/bin/python3
 (Debian's python3-scrapy and python3-pil), or $SEINE_BENCH_PYTHON.
 `;
 
-interface Options { images: number; scrapy: boolean; keep: boolean; help: boolean }
+interface Options { images: number; scrapy: boolean; feedMb: number; keep: boolean; help: boolean }
 
 function parseOptions(args: string[]): Options {
   const { values } = parseArgs({
@@ -52,13 +57,17 @@ function parseOptions(args: string[]): Options {
     options: {
       images: { type: 'string' },
       'no-scrapy': { type: 'boolean', default: false },
+      'feed-mb': { type: 'string' },
+      'no-feed': { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
   const images = values.images === undefined ? DEFAULT_IMAGES : Number(values.images);
   if (!Number.isInteger(images) || images < 1) throw new Error(`--images ${JSON.stringify(values.images)} is not a whole number ≥ 1; e.g. --images ${DEFAULT_IMAGES}`);
-  return { images, scrapy: !values['no-scrapy'], keep: values.keep, help: values.help };
+  const feedMb = values['no-feed'] ? 0 : Number(values['feed-mb'] ?? 1024);
+  if (!Number.isFinite(feedMb) || feedMb < 0) throw new Error(`--feed-mb ${JSON.stringify(values['feed-mb'])} is not a number of MB; e.g. --feed-mb 1024`);
+  return { images, scrapy: !values['no-scrapy'], feedMb, keep: values.keep, help: values.help };
 }
 
 function scrapyPython(): { python: string; version: string } | { problem: string } {
@@ -66,22 +75,6 @@ function scrapyPython(): { python: string; version: string } | { problem: string
   const probe = spawnSync(python, ['-c', 'import scrapy, PIL; print(scrapy.__version__, PIL.__version__)'], { encoding: 'utf8' });
   if (probe.status === 0) return { python, version: probe.stdout.trim().replace(' ', ', Pillow ') };
   return { problem: `'${python} -c "import scrapy, PIL"' failed: install Debian's python3-scrapy and python3-pil, or set SEINE_BENCH_PYTHON` };
-}
-
-async function startSite(images: number): Promise<{ url: string; process: ChildProcess }> {
-  // stdin stays open: the site stops when it closes, so it never outlives this process.
-  const child = spawn(process.execPath, ['--import', 'tsx', join(HERE, 'site-server.ts'), String(images)], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolveUrl, reject) => {
-    let out = '';
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk;
-      const nl = out.indexOf('\n');
-      if (nl >= 0) resolveUrl((JSON.parse(out.slice(0, nl)) as { url: string }).url);
-    });
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`the benchmark site exited with status ${code} before it listened`)));
-  });
-  return { url, process: child };
 }
 
 function countFiles(dir: string): number {
@@ -152,7 +145,8 @@ async function main(): Promise<number> {
   if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) throw new Error("seine is not built (dist/cli/main.js is missing): run 'npm run build' first");
   const scrapy = opts.scrapy ? scrapyPython() : null;
   const work = mkdtempSync(join(tmpdir(), 'seine-bench-media-'));
-  const site = await startSite(opts.images);
+  const { info, process: siteProcess } = await startJsonProcess<{ url: string }>(join(HERE, 'site-server.ts'), [String(opts.images)]);
+  const site = { url: info.url };
   const pages = Math.ceil(opts.images / PER_PAGE);
   try {
     console.log(`seine media benchmark — node ${process.versions.node}, ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'CPU'}`);
@@ -167,10 +161,17 @@ async function main(): Promise<number> {
     }
     console.log('');
     for (const line of report(results, opts.images)) console.log(line);
+    let feedOk = true;
+    if (opts.feedMb > 0) {
+      console.log('');
+      const feed = await runFeedBench({ mb: opts.feedMb, work, site: site.url, root: ROOT, timeoutMs: CRAWL_TIMEOUT_MS });
+      for (const line of feedReport(feed)) console.log(line);
+      feedOk = feed.m.exitCode === 0;
+    }
     if (opts.keep) console.log(`\nstores, feeds and logs: ${work}`);
-    return results.every((r) => r.m.exitCode === 0) ? 0 : 1;
+    return results.every((r) => r.m.exitCode === 0) && feedOk ? 0 : 1;
   } finally {
-    site.process.kill('SIGTERM');
+    siteProcess.kill('SIGTERM');
     if (!opts.keep) rmSync(work, { recursive: true, force: true });
   }
 }
