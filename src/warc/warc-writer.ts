@@ -7,6 +7,8 @@
  * one after another, in download order, and the crawl's close waits for the
  * last one.
  */
+import { copyFileSync, linkSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Subscription } from 'rxjs';
 import type { Extension } from '../contracts/components.js';
 import { NotConfigured } from '../contracts/control-flow.js';
@@ -22,8 +24,6 @@ import { WarcFiles } from './warc-files.js';
 import { captureRecords, loadWarcio, warcinfoRecord, type SerializedRecord, type Warcio } from './warc-records.js';
 import { WarcDirError } from './warc-dir-error.js';
 import { SettingsError } from '../settings/settings-error.js';
-import { copyFileSync, linkSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
 
 export const WARC_LOGGER = 'seine.warc';
 
