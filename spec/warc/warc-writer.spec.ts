@@ -142,6 +142,20 @@ describe('WARC_ENABLED', () => {
     expect(result.stats['warc/files']).toBe(files.length);
   });
 
+  it('writes nothing for responses the HTTP cache answers: they were not downloaded', async () => {
+    const cache = join(root, 'cache');
+    await crawlInto(join(root, 'cache-first'), { HTTPCACHE_ENABLED: true, HTTPCACHE_DIR: cache });
+    const hitsBefore = site.hits.length;
+    const again = await crawlInto(join(root, 'cache-second'), { HTTPCACHE_ENABLED: true, HTTPCACHE_DIR: cache });
+    expect(site.hits).toHaveLength(hitsBefore);
+    expect(again.items).toHaveLength(7);
+    const [file] = readWithPython(join(root, 'cache-second'));
+    expect(file!.errors).toEqual([]);
+    expect(file!.records.map((r) => r.type)).toEqual(['warcinfo']);
+    expect(file!.index).toEqual([]);
+    expect(readWithPython(join(root, 'cache-first'))[0]!.records.filter((r) => r.type === 'response')).toHaveLength(7);
+  });
+
   it('stops the crawl at the start with one line when WARC_DIR cannot be created', async () => {
     const blocker = join(root, 'a-file');
     writeFileSync(blocker, 'not a folder');
