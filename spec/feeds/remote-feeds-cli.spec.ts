@@ -7,7 +7,7 @@
  * that keeps its own copy beside the first. No password in any line.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +16,7 @@ import { startFtpServer, FTP_PASSWORD, type FtpTestServer } from '../helpers/ftp
 import { startSftpServer, type SftpTestServer } from '../helpers/sftp-server.js';
 import { startS3Server, S3_KEY_ID, S3_SECRET, type S3TestServer } from '../helpers/s3-server.js';
 import { QUOTES_SPIDER } from '../cli/fixtures/spiders.js';
-import { ensureBuilt, logMessages, runSeine, startSeine } from '../cli/fixtures/run-seine.js';
+import { ROOT, ensureBuilt, logMessages, runSeine, startSeine, type SeineRun } from '../cli/fixtures/run-seine.js';
 
 const QUIET = ['-s', 'TELNETCONSOLE_ENABLED=false', '-s', 'LOGSTATS_INTERVAL=0', '-L', 'INFO'];
 const ITEMS_JSONL = '{"text": "One", "author": "A", "tags": ["x"]}\n{"text": "Two", "author": "B", "tags": []}\n';
@@ -35,6 +35,31 @@ export class SlowSpider extends Spider {
 }
 `;
 
+/** 40 pages of 20 items, 120 bytes each as JSON Lines. */
+const MANY_SPIDER = `import { Spider, type Response } from 'seine';
+
+export class ManySpider extends Spider {
+  static name = 'many';
+  startUrls = ['http://127.0.0.1:8000/many/1'];
+  *parse(response: Response) {
+    const page = Number(response.url.split('/').pop());
+    for (let i = 0; i < 20; i++) yield { i: (page - 1) * 20 + i, text: 'x'.repeat(100) };
+    if (page < 40) yield response.follow('/many/' + (page + 1));
+  }
+}
+`;
+
+/** Runs seine under bash with a file size limit (`ulimit -f`, in KiB): writes past it fail with EFBIG, as on a full disk. */
+function runLimited(kib: number, args: readonly string[], cwd: string): Promise<SeineRun> {
+  const command = `ulimit -f ${kib}; exec "${process.execPath}" "${join(ROOT, 'bin', 'seine.js')}" ${args.map((arg) => `'${arg}'`).join(' ')}`;
+  const child = spawn('bash', ['-c', command], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  return new Promise((resolve) => child.on('close', (status, signal) => resolve({ status, signal, stdout, stderr })));
+}
+
 function quotePage(text: string, author: string, tags: string[], next?: string): string {
   const links = tags.map((t) => `<a class="tag" href="/tag/${t}/">${t}</a>`).join(' ');
   return `<html><body><div class="quote"><span class="text">${text}</span><small class="author">${author}</small><div class="tags">${links}</div></div>
@@ -50,6 +75,7 @@ let s3: S3TestServer;
 beforeAll(async () => {
   expect(await ensureBuilt()).toBe(true);
   const routes: Parameters<typeof startSite>[0] = { '/page/1/': quotePage('One', 'A', ['x'], '/page/2/'), '/page/2/': quotePage('Two', 'B', []) };
+  for (let n = 1; n <= 40; n++) routes[`/many/${n}`] = '<html><body>many</body></html>';
   for (let n = 1; n <= 4; n++) {
     routes[`/slow/${n}/`] = (_req, res) => {
       setTimeout(() => {
@@ -61,7 +87,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'seine-remote-feeds-'));
   temp = join(dir, 'feed-temp');
   mkdirSync(temp);
-  for (const [name, source] of [['quotes.ts', QUOTES_SPIDER], ['slow.ts', SLOW_SPIDER]] as const) {
+  for (const [name, source] of [['quotes.ts', QUOTES_SPIDER], ['slow.ts', SLOW_SPIDER], ['many.ts', MANY_SPIDER]] as const) {
     writeFileSync(join(dir, name), source.replaceAll('http://127.0.0.1:8000', site.url('').replace(/\/$/, '')));
   }
 }, 120_000);
@@ -140,5 +166,28 @@ describe('delivery failure', () => {
       await ftp.restart();
     }
     expect(existsSync(join(ftp.root, 'feeds', 'down.jsonl'))).toBe(false);
+  }, 60_000);
+
+  it('a full disk under FEED_TEMPDIR stops the feed, and what was written is delivered whole: nothing exported is lost', async () => {
+    const uri = `${ftp.uri('feeds')}/full.jsonl`;
+    const fullTemp = join(dir, 'full-temp');
+    mkdirSync(fullTemp);
+    const result = await runLimited(48, ['runspider', 'many.ts', '-o', uri, '-s', `FEED_TEMPDIR=${fullTemp}`, ...QUIET], dir);
+    expect(result.status).toBe(1);
+    const delivered = readFileSync(join(ftp.root, 'feeds', 'full.jsonl'), 'utf8');
+    const lines = delivered.split('\n').slice(0, -1);
+    // Whole items only, in order, up to the limit: the next one would not have fitted.
+    const next = `{"i": ${lines.length}, "text": "${'x'.repeat(100)}"}\n`;
+    expect(Buffer.byteLength(delivered)).toBeLessThanOrEqual(48 * 1024);
+    expect(Buffer.byteLength(delivered) + next.length).toBeGreaterThan(48 * 1024);
+    lines.forEach((line, i) => expect(JSON.parse(line)).toEqual({ i, text: 'x'.repeat(100) }));
+    const messages = logMessages(result.stderr);
+    const masked = uri.replace(`:${FTP_PASSWORD}@`, ':***@');
+    expect(messages).toContain(
+      `Feed ${masked} could not be written (EFBIG: file too large): stopped writing it; the ${lines.length} items written before are delivered; no feed is left, so the crawl stops`,
+    );
+    expect(messages).toContain(`Stored jsonlines feed (${lines.length} items) in: ${masked}`);
+    expect(result.stderr).toContain("'feedexport/failed_count/FTPFeedStorage': 1");
+    expect(readdirSync(fullTemp)).toEqual([]);
   }, 60_000);
 });
