@@ -16,6 +16,7 @@ const requireHere = createRequire(import.meta.url);
 interface S3rverInstance {
   run(): Promise<{ port: number }>;
   close(): Promise<void>;
+  readonly httpServer: { closeAllConnections(): void };
 }
 type S3rverClass = new (options: Record<string, unknown>) => S3rverInstance;
 
@@ -32,6 +33,10 @@ export interface S3TestServer {
   uri(prefix?: string, credentials?: { key: string; secret: string }): string;
   /** The settings a store needs to reach this server (credentials included). */
   settings(extra?: Record<string, unknown>): { get(name: string): unknown };
+  /** Stops the server, cutting the connections in flight: new ones are refused. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port and folder. */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -39,14 +44,25 @@ export async function startS3Server(options: { bucket?: string; port?: number } 
   const S3rver = requireHere('s3rver') as S3rverClass;
   const bucket = options.bucket ?? 'seine-test';
   const root = mkdtempSync(join(tmpdir(), 'seine-s3-'));
-  const server = new S3rver({
-    address: '127.0.0.1',
-    port: options.port ?? 0,
-    directory: root,
-    silent: true,
-    configureBuckets: [{ name: bucket, configs: [] }],
-  });
-  const { port } = await server.run();
+  const launch = async (port: number): Promise<{ server: S3rverInstance; port: number }> => {
+    const server = new S3rver({
+      address: '127.0.0.1',
+      port,
+      directory: root,
+      silent: true,
+      configureBuckets: [{ name: bucket, configs: [] }],
+    });
+    return { server, port: (await server.run()).port };
+  };
+  let { server, port } = await launch(options.port ?? 0);
+  let running = true;
+  const stop = async (): Promise<void> => {
+    if (!running) return;
+    running = false;
+    const closing = server.close();
+    server.httpServer.closeAllConnections();
+    await closing;
+  };
   const endpoint = `http://127.0.0.1:${port}`;
   let closed = false;
   return {
@@ -65,10 +81,16 @@ export async function startS3Server(options: { bucket?: string; port?: number } 
       };
       return { get: (name: string) => values[name] };
     },
+    stop,
+    restart: async () => {
+      await stop();
+      ({ server, port } = await launch(port));
+      running = true;
+    },
     close: async () => {
       if (closed) return;
       closed = true;
-      await server.close();
+      await stop();
       rmSync(root, { recursive: true, force: true });
     },
   };

@@ -90,7 +90,8 @@ export class S3Store implements ObjectStore {
       responseChecksumValidation: 'WHEN_REQUIRED',
       requestHandler: {
         connectionTimeout: config.timeoutMs,
-        requestTimeout: config.timeoutMs,
+        // Idle time, not the request's whole length (requestTimeout, which would cut a long part's upload on a slow link).
+        socketTimeout: config.timeoutMs,
         ...(config.verify ? {} : { httpsAgent: new HttpsAgent({ rejectUnauthorized: false, keepAlive: true }) }),
       },
     });
