@@ -19,19 +19,25 @@ const SERVER_SCRIPT = String.raw`
 import sys, logging
 from pyftpdlib.authorizers import DummyAuthorizer
 from pyftpdlib.servers import FTPServer
-root, port, user, password, anonymous, tls = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5] == '1', sys.argv[6] == '1'
+root, port, user, password, anonymous, certfile = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5] == '1', sys.argv[6]
 logging.basicConfig(level=logging.CRITICAL)
 authorizer = DummyAuthorizer()
 authorizer.add_user(user, password, root, perm='elradfmwMT')
 if anonymous:
     authorizer.add_anonymous(root, perm='elradfmwMT')
-if tls:
+if certfile:
     from pyftpdlib.handlers import TLS_FTPHandler as Handler
+    import os
     from OpenSSL import crypto
-    key = crypto.PKey(); key.generate_key(crypto.TYPE_RSA, 2048)
-    cert = crypto.X509(); cert.get_subject().CN = '127.0.0.1'
-    cert.set_serial_number(1); cert.gmtime_adj_notBefore(-60); cert.gmtime_adj_notAfter(86400)
-    cert.set_issuer(cert.get_subject()); cert.set_pubkey(key); cert.sign(key, 'sha256')
+    if os.path.exists(certfile):  # a restart keeps its certificate (and skips the slow key generation)
+        pem = open(certfile, 'rb').read()
+        key, cert = crypto.load_privatekey(crypto.FILETYPE_PEM, pem), crypto.load_certificate(crypto.FILETYPE_PEM, pem)
+    else:
+        key = crypto.PKey(); key.generate_key(crypto.TYPE_RSA, 2048)
+        cert = crypto.X509(); cert.get_subject().CN = '127.0.0.1'
+        cert.set_serial_number(1); cert.gmtime_adj_notBefore(-60); cert.gmtime_adj_notAfter(86400)
+        cert.set_issuer(cert.get_subject()); cert.set_pubkey(key); cert.sign(key, 'sha256')
+        open(certfile, 'wb').write(crypto.dump_privatekey(crypto.FILETYPE_PEM, key) + crypto.dump_certificate(crypto.FILETYPE_PEM, cert))
     from OpenSSL import SSL
     context = SSL.Context(SSL.TLS_SERVER_METHOD)
     context.use_privatekey(key); context.use_certificate(cert)
@@ -52,6 +58,8 @@ if tls:
 else:
     from pyftpdlib.handlers import FTPHandler as Handler
 Handler.authorizer = authorizer
+# pyftpdlib waits 3 s before answering a wrong password (against guessing); the tests need not.
+Handler.auth_failed_timeout = 0.05
 Handler.passive_ports = None
 Handler.permit_foreign_addresses = False
 server = FTPServer(('127.0.0.1', port), Handler)
@@ -79,8 +87,8 @@ export function pyftpdlibMissing(): string | undefined {
     : 'cannot start the FTP test server: /usr/bin/python3 with pyftpdlib and pyOpenSSL is needed (apt-get install python3-pyftpdlib python3-openssl; `npm test` installs them)';
 }
 
-function launch(root: string, port: number, tls: boolean, anonymous: boolean): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn('/usr/bin/python3', ['-c', SERVER_SCRIPT, root, String(port), FTP_USER, FTP_PASSWORD, anonymous ? '1' : '0', tls ? '1' : '0'], {
+function launch(root: string, port: number, tls: boolean, anonymous: boolean, certfile: string): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn('/usr/bin/python3', ['-c', SERVER_SCRIPT, root, String(port), FTP_USER, FTP_PASSWORD, anonymous ? '1' : '0', tls ? certfile : ''], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolve, reject) => {
@@ -125,7 +133,8 @@ export async function startFtpServer(options: { tls?: boolean; anonymous?: boole
   const dir = mkdtempSync(join(tmpdir(), 'seine-ftp-'));
   const root = join(dir, 'root');
   mkdirSync(root);
-  let { child, port } = await launch(root, 0, tls, anonymous);
+  const certfile = join(dir, 'cert.pem');
+  let { child, port } = await launch(root, 0, tls, anonymous, certfile);
   const scheme = tls ? 'ftps' : 'ftp';
   return {
     get port() {
@@ -137,7 +146,7 @@ export async function startFtpServer(options: { tls?: boolean; anonymous?: boole
     stop: () => kill(child),
     restart: async () => {
       await kill(child);
-      ({ child, port } = await launch(root, port, tls, anonymous));
+      ({ child, port } = await launch(root, port, tls, anonymous, certfile));
     },
     close: async () => {
       await kill(child);

@@ -20,7 +20,7 @@ import type * as BasicFtp from 'basic-ftp';
 import { lazyPackage } from '../errors/lazy-package.js';
 import type { ObjectStore, PutOptions, StoredObject } from './object-store.js';
 import { SerialQueue } from './serial-queue.js';
-import { storeFailure } from './store-failure.js';
+import { isCertificateError, storeFailure } from './store-failure.js';
 import type { StoreOptions, StoreSettings } from './store-registry.js';
 import { boolSetting, storeTimeoutMs } from './store-settings.js';
 import { maskedStoreUri, parseStoreUri, pathUnder, type StoreUri } from './store-uri.js';
@@ -89,7 +89,8 @@ export class FtpStore implements ObjectStore {
         if (this.client && !this.client.closed) await this.client.remove(temporary, true).catch(() => undefined);
         // A connection that failed mid-transfer is in no state to be reused.
         if (!isFtpReply(error)) this.dropConnection();
-        throw storeFailure(this.targetOf(key), error, [this.config.uri.password]);
+        const hint = isCertificateError(error) ? 'set FTPS_VERIFY to false to accept a self-signed certificate' : undefined;
+        throw storeFailure(this.targetOf(key), error, [this.config.uri.password], hint);
       }
     });
   }

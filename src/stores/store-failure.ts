@@ -14,13 +14,18 @@ export function scrubSecrets(text: string, secrets: ReadonlyArray<string | undef
   return scrubbed;
 }
 
-/** `target` is already masked (the store's displayUri and the key). */
-export function storeFailure(target: string, error: unknown, secrets: ReadonlyArray<string | undefined>): StoreError {
-  if (error instanceof StoreError) return error;
-  const message = error instanceof Error ? error.message || error.name : String(error);
+/** A TLS certificate the client could not verify (Node's codes): the store's message says which setting accepts it. */
+export function isCertificateError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  // Node's network errors say ECONNREFUSED in their code only when the message is terse.
-  const reason = typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
+  return typeof code === 'string' && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS_CERT/.test(code);
+}
+
+/** `target` is already masked (the store's displayUri and the key); `hint` says what to do, when the store knows. */
+export function storeFailure(target: string, error: unknown, secrets: ReadonlyArray<string | undefined>, hint?: string): StoreError {
+  if (error instanceof StoreError) return error;
+  // basic-ftp rewraps some errors as 'Error: <message>'.
+  const message = (error instanceof Error ? error.message || error.name : String(error)).replace(/^Error: /, '');
+  const reason = `${message.split('\n')[0]!}${hint === undefined ? '' : `; ${hint}`}`;
   // The cause keeps the library's error for debugging; it is never formatted into a log line.
-  return new StoreError(target, scrubSecrets(reason.split('\n')[0]!, secrets), { cause: error });
+  return new StoreError(target, scrubSecrets(reason, secrets), { cause: error });
 }
