@@ -136,6 +136,7 @@ export async function startFtpServer(options: { tls?: boolean; anonymous?: boole
   const certfile = join(dir, 'cert.pem');
   let { child, port } = await launch(root, 0, tls, anonymous, certfile);
   const scheme = tls ? 'ftps' : 'ftp';
+  let restarting: Promise<void> = Promise.resolve();
   return {
     get port() {
       return port;
@@ -144,11 +145,14 @@ export async function startFtpServer(options: { tls?: boolean; anonymous?: boole
     uri: (path = '', credentials = { user: FTP_USER, password: FTP_PASSWORD }) =>
       `${scheme}://${credentials ? `${encodeURIComponent(credentials.user)}:${encodeURIComponent(credentials.password)}@` : ''}127.0.0.1:${port}${path === '' ? '' : `/${path}`}`,
     stop: () => kill(child),
-    restart: async () => {
-      await kill(child);
-      ({ child, port } = await launch(root, port, tls, anonymous, certfile));
-    },
+    restart: () =>
+      (restarting = (async () => {
+        await kill(child);
+        ({ child, port } = await launch(root, port, tls, anonymous, certfile));
+      })()),
     close: async () => {
+      // A restart a test started without waiting for must not leave a server behind.
+      await restarting.catch(() => undefined);
       await kill(child);
       rmSync(dir, { recursive: true, force: true });
     },

@@ -65,6 +65,7 @@ export async function startS3Server(options: { bucket?: string; port?: number } 
   };
   const endpoint = `http://127.0.0.1:${port}`;
   let closed = false;
+  let restarting: Promise<void> = Promise.resolve();
   return {
     endpoint,
     bucket,
@@ -82,14 +83,17 @@ export async function startS3Server(options: { bucket?: string; port?: number } 
       return { get: (name: string) => values[name] };
     },
     stop,
-    restart: async () => {
-      await stop();
-      ({ server, port } = await launch(port));
-      running = true;
-    },
+    restart: () =>
+      (restarting = (async () => {
+        await stop();
+        ({ server, port } = await launch(port));
+        running = true;
+      })()),
     close: async () => {
       if (closed) return;
       closed = true;
+      // A restart a test started without waiting for must not leave a server behind.
+      await restarting.catch(() => undefined);
       await stop();
       rmSync(root, { recursive: true, force: true });
     },

@@ -10,7 +10,7 @@
  * the Debian service makes at boot): it is made when missing.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -85,12 +85,45 @@ function launch(config: string, port: number): Promise<ChildProcess | undefined>
   });
 }
 
+/** The processes below `pid` (sshd's per-connection children, which call setsid and so leave its process group), from /proc. */
+function descendantsOf(pid: number): number[] {
+  const parents = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // pid (comm) state ppid …: comm may hold spaces and parentheses, so read after its last ')'.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      parents.set(ppid, [...(parents.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // ended while we looked
+    }
+  }
+  const found: number[] = [];
+  const visit = (parent: number): void => {
+    for (const child of parents.get(parent) ?? []) {
+      found.push(child);
+      visit(child);
+    }
+  };
+  visit(pid);
+  return found;
+}
+
+/** SIGKILLs sshd and the sessions it started: the server is gone as if its machine died. */
 function kill(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  const sessions = child.pid === undefined ? [] : descendantsOf(child.pid);
   return new Promise((resolve) => {
     child.once('exit', () => resolve());
-    // The process group is sshd's own: SIGKILL reaches it; the per-session children notice their parent's end.
     child.kill('SIGKILL');
+    for (const pid of sessions) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
   });
 }
 
@@ -138,6 +171,7 @@ export async function startSftpServer(): Promise<SftpTestServer> {
   }
   let running: ChildProcess = child;
   const user = userInfo().username;
+  let restarting: Promise<void> = Promise.resolve();
   return {
     get port() {
       return port;
@@ -148,13 +182,16 @@ export async function startSftpServer(): Promise<SftpTestServer> {
     hostFingerprint: fingerprint,
     uri: (path = '', password) => `sftp://${user}${password === undefined ? '' : `:${encodeURIComponent(password)}`}@127.0.0.1:${port}${root}${path === '' ? '' : `/${path}`}`,
     stop: () => kill(running),
-    restart: async () => {
-      await kill(running);
-      const again = await launch(config, port);
-      if (again === undefined) throw new Error(`cannot restart the SFTP test server: port ${port} is taken`);
-      running = again;
-    },
+    restart: () =>
+      (restarting = (async () => {
+        await kill(running);
+        const again = await launch(config, port);
+        if (again === undefined) throw new Error(`cannot restart the SFTP test server: port ${port} is taken`);
+        running = again;
+      })()),
     close: async () => {
+      // A restart a test started without waiting for must not leave a server behind.
+      await restarting.catch(() => undefined);
       await kill(running);
       rmSync(dir, { recursive: true, force: true });
     },
