@@ -391,9 +391,9 @@ describe('createGotFetch: aborting', () => {
 });
 
 describe('gotFetchOptionsFromSettings', () => {
-  it('reads COMPRESSION_ENABLED, DOWNLOAD_FAIL_ON_DATALOSS, DOWNLOAD_MAXHEADERSIZE and DOWNLOAD_LENIENT_HTTP', () => {
-    expect(gotFetchOptionsFromSettings(new Settings())).toEqual({ compression: true, failOnDataLoss: true, maxHeaderSize: 1048576, lenientHttp: true });
-    expect(gotFetchOptionsFromSettings(new Settings({ COMPRESSION_ENABLED: false, DOWNLOAD_FAIL_ON_DATALOSS: false, DOWNLOAD_MAXHEADERSIZE: 65536, DOWNLOAD_LENIENT_HTTP: false })))
-      .toEqual({ compression: false, failOnDataLoss: false, maxHeaderSize: 65536, lenientHttp: false });
+  it('reads COMPRESSION_ENABLED, DOWNLOAD_FAIL_ON_DATALOSS, DOWNLOAD_MAXHEADERSIZE, DOWNLOAD_LENIENT_HTTP and WARC_ENABLED', () => {
+    expect(gotFetchOptionsFromSettings(new Settings())).toEqual({ compression: true, failOnDataLoss: true, maxHeaderSize: 1048576, lenientHttp: true, keepWire: false });
+    expect(gotFetchOptionsFromSettings(new Settings({ COMPRESSION_ENABLED: false, DOWNLOAD_FAIL_ON_DATALOSS: false, DOWNLOAD_MAXHEADERSIZE: 65536, DOWNLOAD_LENIENT_HTTP: false, WARC_ENABLED: true })))
+      .toEqual({ compression: false, failOnDataLoss: false, maxHeaderSize: 65536, lenientHttp: false, keepWire: true });
   });
 });

@@ -5,13 +5,13 @@
  * the same bytes, and nothing left in FEED_TEMPDIR after the crawl.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Spider, type FileResult } from '../../src/index.js';
 import { runCrawl, startSite, type TestSite } from '../helpers/site-server.js';
-import { readWithPython } from './fixtures/warc-reading.js';
+import { readWithPython, sha1Digest } from './fixtures/warc-reading.js';
 
 const BIG = randomBytes(2 * 1024 * 1024 + 5);
 const SMALL = Buffer.from('a small text file\n');
@@ -38,22 +38,6 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-const sha1Base32 = (bytes: Buffer): string => {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  let bits = 0;
-  let value = 0;
-  let out = '';
-  for (const byte of createHash('sha1').update(bytes).digest()) {
-    value = ((value << 8) | byte) & 0xffff;
-    bits += 8;
-    while (bits >= 5) {
-      out += alphabet[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  return `sha1:${out}`;
-};
-
 describe('WARC_ENABLED with FilesPipeline', () => {
   it('archives each media download with the bytes the store received, and leaves no temporary file', async () => {
     const temp = join(root, 'temp');
@@ -73,7 +57,7 @@ describe('WARC_ENABLED with FilesPipeline', () => {
     expect(archive!.errors).toEqual([]);
     const big = archive!.records.find((r) => r.type === 'response' && r.uri === site.url('/files/big.bin'))!;
     expect(big.http!.bodyLength).toBe(BIG.length);
-    expect(big.payloadDigest).toBe(sha1Base32(BIG));
+    expect(big.payloadDigest).toBe(sha1Digest(BIG));
     const small = archive!.records.find((r) => r.type === 'response' && r.uri === site.url('/files/small.txt'))!;
     expect(small.http!.body).toBe(SMALL.toString());
     expect(archive!.index.map((line) => line.url).sort()).toEqual([site.url('/files/big.bin'), site.url('/files/small.txt')]);

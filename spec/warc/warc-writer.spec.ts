@@ -12,7 +12,9 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { Request, Spider, type Response } from '../../src/index.js';
 import { runCrawl, startSite, type TestSite } from '../helpers/site-server.js';
-import { header, readWithPython, readWithWarcio, warcFiles } from './fixtures/warc-reading.js';
+import { header, readWithPython, readWithWarcio, sha1Digest, warcFiles } from './fixtures/warc-reading.js';
+
+const GZIPPED = gzipSync('<html><body><h1>Gzipped</h1></body></html>');
 
 const PAGE = (n: number): string => `<html><body><h1>Page ${n}</h1>${n < 4 ? `<a href="/page/${n + 1}">next</a>` : ''}</body></html>`;
 
@@ -40,14 +42,14 @@ let root: string;
 beforeAll(async () => {
   const routes: Parameters<typeof startSite>[0] = {
     '/gzipped': (_req, res) => {
-      res.writeHead(200, { 'Content-Type': 'text/html', 'Content-Encoding': 'gzip' }).end(gzipSync('<html><body><h1>Gzipped</h1></body></html>'));
+      res.writeHead(200, { 'Content-Type': 'text/html', 'Content-Encoding': 'gzip' }).end(GZIPPED);
     },
     '/chunked': (_req, res) => {
       res.writeHead(200, { 'Content-Type': 'text/html' });
       res.write('<html><body><h1>Chun');
       setTimeout(() => res.end('ked</h1></body></html>'), 20);
     },
-    '/form': (_req, res) => res.writeHead(200, { 'Content-Type': 'text/html', 'Set-Cookie': ['a=1', 'b=2'] }).end('<html><body><h1>Posted</h1></body></html>'),
+    '/form': (_req, res) => res.writeHead(200, 'Posted Fine', { 'Content-Type': 'text/html', 'Set-Cookie': ['a=1', 'b=2'] }).end('<html><body><h1>Posted</h1></body></html>'),
   };
   for (let n = 1; n <= 4; n++) routes[`/page/${n}`] = PAGE(n);
   site = await startSite(routes);
@@ -92,14 +94,17 @@ describe('WARC_ENABLED', () => {
     const byUrl = (path: string) => responses.find((r) => r.uri === site.url(path))!;
     expect(byUrl('/page/2').http!.body).toBe(PAGE(2));
     expect(byUrl('/page/2').http!.firstLine).toBe('HTTP/1.1 200 OK');
-    // Decoded by seine: recorded without Content-Encoding, with the decoded length.
+    // Recorded as the server sent it: still gzip-compressed, the payload digest over those bytes (the reader checks it).
     const gzipped = byUrl('/gzipped').http!;
-    expect(gzipped.body).toBe('<html><body><h1>Gzipped</h1></body></html>');
-    expect(header(gzipped.headers, 'content-encoding')).toBeUndefined();
-    expect(header(gzipped.headers, 'content-length')).toBe(String(gzipped.body.length));
+    expect(header(gzipped.headers, 'content-encoding')).toBe('gzip');
+    expect(gzipped.bodyLength).toBe(GZIPPED.length);
+    expect(byUrl('/gzipped').payloadDigest).toBe(sha1Digest(GZIPPED));
     const chunked = byUrl('/chunked').http!;
     expect(header(chunked.headers, 'transfer-encoding')).toBeUndefined();
     expect(header(chunked.headers, 'content-length')).toBe(String(chunked.body.length));
+    expect(byUrl('/page/2').http!.firstLine).toBe('HTTP/1.1 200 OK');
+    // The server's own reason phrase.
+    expect(byUrl('/form').http!.firstLine).toBe('HTTP/1.1 200 Posted Fine');
     expect(byUrl('/form').http!.headers.filter(([name]) => name.toLowerCase() === 'set-cookie')).toEqual([['Set-Cookie', 'a=1'], ['Set-Cookie', 'b=2']]);
     // The request as sent: after the downloader middlewares (the user agent), with the client's own headers.
     const post = requests.find((r) => r.uri === site.url('/form'))!.http!;
@@ -118,7 +123,7 @@ describe('WARC_ENABLED', () => {
     expect(line.surt).toMatch(/^1,0,0,127:\d+\)\/page\/2$/);
     expect(result.stats['warc/files']).toBe(1);
     expect(result.stats['warc/records']).toBe(records.length);
-    // warcio's own parser reads the same records.
+    // warcio's own parser reads the same records, and decodes the gzip-compressed body.
     const parsed = await readWithWarcio(join(dir, file!.file));
     expect(parsed.map((r) => r.type)).toEqual(records.map((r) => r.type));
     expect(parsed.find((r) => r.uri === site.url('/gzipped') && r.type === 'response')!.text).toBe('<html><body><h1>Gzipped</h1></body></html>');
@@ -167,3 +172,4 @@ describe('WARC_ENABLED', () => {
     expect(warcFiles(root).length).toBe(0);
   });
 });
+

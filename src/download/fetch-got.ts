@@ -17,6 +17,7 @@ import { BodyFileWriter } from './body-file.js';
 import type { BodyFile } from '../http/response.js';
 import { seineGotOptions, type GotFetchOptions } from './got-options.js';
 import { repairHeaderColons } from './header-colon-repair.js';
+import { keepWireResponse } from '../warc/network-exchange.js';
 
 export { gotFetchOptionsFromSettings, seineGotOptions, type GotFetchOptions } from './got-options.js';
 
@@ -66,6 +67,7 @@ const STALE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
 
 export function createGotFetch(options: GotFetchOptions = {}): GotFetch {
   const compression = options.compression ?? true;
+  const keepWire = options.keepWire ?? false;
   const failOnDataLoss = options.failOnDataLoss ?? true;
   const agents = new AgentPool(options.maxSocketsPerHost ?? Infinity);
   const maxHeaderSize = options.maxHeaderSize ?? DEFAULT_SETTINGS.DOWNLOAD_MAXHEADERSIZE;
@@ -109,7 +111,7 @@ export function createGotFetch(options: GotFetchOptions = {}): GotFetch {
       }
       for (let attempt = 1; ; attempt++) {
         try {
-          return await transfer(client, url, request, gotOptions, fetchOptions, { compression, failOnDataLoss: fetchOptions.failOnDataLoss ?? failOnDataLoss, fail, failure: () => failure, lenient, maxHeaderSize });
+          return await transfer(client, url, request, gotOptions, fetchOptions, { compression, keepWire, failOnDataLoss: fetchOptions.failOnDataLoss ?? failOnDataLoss, fail, failure: () => failure, lenient, maxHeaderSize });
         } catch (error) {
           if (failure !== null) throw failure;
           // Up to two fresh tries: several pooled sockets can have gone stale at once.
@@ -147,6 +149,7 @@ class StaleSocket extends Error {
 
 interface TransferState {
   compression: boolean;
+  keepWire: boolean;
   lenient: boolean;
   maxHeaderSize: number;
   failOnDataLoss: boolean;
@@ -179,7 +182,7 @@ function transfer(client: Got, url: string, request: Request, gotOptions: Stream
     const finish = (body: Buffer, flags: string[], bodyFile: BodyFile | null = null): void => {
       if (settled) return;
       settled = true;
-      void buildResponse(request, url, response!, body, flags, state.compression, fetchOptions, bodyFile).then((built) => {
+      void buildResponse(request, url, response!, body, flags, state, fetchOptions, bodyFile).then((built) => {
         // DOWNLOAD_WARNSIZE on the decoded body, when the wire bytes did not already warn (as Scrapy >= 2.11).
         if (!warned && warnSize > 0 && built.body.length > warnSize && built.body.length !== body.length) fetchOptions.onWarnSize?.(built.body.length, 'decompressed');
         resolve(built);
@@ -301,7 +304,7 @@ async function buildResponse(
   res: IncomingMessage & { ip?: string },
   wire: Buffer,
   flags: string[],
-  compression: boolean,
+  { compression, keepWire }: Pick<TransferState, 'compression' | 'keepWire'>,
   { maxSize }: FetchOptions,
   bodyFile: BodyFile | null,
 ): Promise<Response> {
@@ -322,7 +325,7 @@ async function buildResponse(
       throw error;
     }
   }
-  return new Response({
+  const response = new Response({
     // Without the fragment, as Scrapy's handler builds it: the fragment never went on the wire.
     url,
     status: res.statusCode ?? 0,
@@ -334,5 +337,14 @@ async function buildResponse(
     ip: res.ip ?? res.socket?.remoteAddress ?? null,
     protocol: res.httpVersion === undefined ? null : `HTTP/${res.httpVersion}`,
   });
+  // WARC_ENABLED: the archive records the body as it came (a body in a file came uncompressed: it is the file).
+  if (keepWire && bodyFile === null) keepWireResponse(response, { statusText: res.statusMessage ?? '', headers: headerPairs(raw), body: wire });
+  return response;
+}
+
+function headerPairs(raw: readonly string[]): Array<[string, string]> {
+  const pairs: Array<[string, string]> = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) pairs.push([raw[i]!, raw[i + 1]!]);
+  return pairs;
 }
 

@@ -13,15 +13,18 @@ export interface GotFetchOptions {
   maxHeaderSize?: number;
   /** DOWNLOAD_LENIENT_HTTP: read malformed responses as browsers do (node's insecureHTTPParser). Default true. */
   lenientHttp?: boolean;
+  /** WARC_ENABLED: keep each response's body as the server sent it (still compressed) and its status text, for the archive. Default false. */
+  keepWire?: boolean;
 }
 
-/** The factory's options from settings: COMPRESSION_ENABLED, DOWNLOAD_FAIL_ON_DATALOSS, DOWNLOAD_MAXHEADERSIZE, DOWNLOAD_LENIENT_HTTP. */
+/** The factory's options from settings: COMPRESSION_ENABLED, DOWNLOAD_FAIL_ON_DATALOSS, DOWNLOAD_MAXHEADERSIZE, DOWNLOAD_LENIENT_HTTP, WARC_ENABLED. */
 export function gotFetchOptionsFromSettings(settings: Settings): GotFetchOptions {
   return {
     compression: settings.getBool('COMPRESSION_ENABLED'),
     failOnDataLoss: settings.getBool('DOWNLOAD_FAIL_ON_DATALOSS'),
     maxHeaderSize: settings.getInt('DOWNLOAD_MAXHEADERSIZE'),
     lenientHttp: settings.getBool('DOWNLOAD_LENIENT_HTTP'),
+    keepWire: settings.getBool('WARC_ENABLED'),
   };
 }
 

@@ -7,7 +7,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
-import type { NetworkExchange } from './network-exchange.js';
+import type { NetworkExchange, WireResponse } from './network-exchange.js';
 
 export type HeaderList = Array<[string, string]>;
 
@@ -83,11 +83,15 @@ export function headersForBody(headers: HeaderList, bodyLength: number, { method
   return kept;
 }
 
-/** A download by seine's HTTP client: the request after the downloader middlewares, the response as the client gave it. */
+/**
+ * A download by seine's HTTP client: the request after the downloader
+ * middlewares, and the response as the server sent it when the client kept
+ * that (`wire`: WARC_ENABLED), else as the client gave it (decoded).
+ */
 export function captureDownload(
   request: Request,
   response: Response,
-  { compression, date, bodyFile = null }: { compression: boolean; date: Date; bodyFile?: { path: string; size: number } | null },
+  { compression, date, wire = null, bodyFile = null }: { compression: boolean; date: Date; wire?: WireResponse | null; bodyFile?: { path: string; size: number } | null },
 ): Capture {
   const requestHeaders: HeaderList = [];
   if (!request.headers.has('host')) requestHeaders.push(['Host', new URL(response.url).host]);
@@ -95,6 +99,10 @@ export function captureDownload(
   if (compression && !request.headers.has('accept-encoding')) requestHeaders.push(['Accept-Encoding', CLIENT_ACCEPT_ENCODING]);
   if ((request.body.length > 0 || METHODS_WITH_BODY.has(request.method)) && !request.headers.has('content-length')) requestHeaders.push(['Content-Length', String(request.body.length)]);
   const protocol = response.protocol ?? 'HTTP/1.1';
+  const body = wire?.body ?? response.body;
+  // Without the wire form, fetch-got.ts has already removed the Content-Encoding it decoded.
+  const headers = wire === null ? pairsOf(response.headers.entries()) : wire.headers.map(([name, value]) => [name, value] as [string, string]);
+  const reason = wire?.statusText || (STATUS_CODES[response.status] ?? '');
   return {
     url: response.url,
     date,
@@ -103,10 +111,9 @@ export function captureDownload(
     requestLine: `${request.method} ${requestTarget(response.url)} HTTP/1.1`,
     requestHeaders,
     requestBody: request.body,
-    statusLine: `${protocol} ${response.status} ${STATUS_CODES[response.status] ?? ''}`.trimEnd(),
-    // fetch-got.ts has already removed the Content-Encoding it decoded.
-    responseHeaders: headersForBody(pairsOf(response.headers.entries()), bodyFile?.size ?? response.body.length, { method: request.method, status: response.status, decoded: false }),
-    responseBody: response.body,
+    statusLine: `${protocol} ${response.status} ${reason}`.trimEnd(),
+    responseHeaders: headersForBody(headers, bodyFile?.size ?? body.length, { method: request.method, status: response.status, decoded: false }),
+    responseBody: body,
     responseBodyFile: bodyFile,
     renderedDom: null,
   };

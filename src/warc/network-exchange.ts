@@ -1,5 +1,7 @@
 /**
- * The network side of a response whose body seine replaced: a page rendered
+ * The network side of responses whose body the archive wants as it came.
+ *
+ * A page rendered
  * in the browser gives its callback the rendered DOM, while an archive wants
  * the bytes the server sent too. The browser's handler keeps them here, by
  * response, only when WARC_ENABLED asks for them (reading the network body
@@ -34,4 +36,30 @@ export function takeNetworkExchange(response: Response): NetworkExchange | undef
   const exchange = exchanges.get(response);
   exchanges.delete(response);
   return exchange;
+}
+
+/**
+ * A response of seine's HTTP client as the server sent it, before the body
+ * was decoded (Content-Encoding) and with the status line's own words:
+ * fetch-got.ts keeps it when WARC_ENABLED asks (got-options.ts, `keepWire`).
+ */
+export interface WireResponse {
+  readonly statusText: string;
+  /** Headers as received, in order, Content-Encoding included. */
+  readonly headers: ReadonlyArray<readonly [string, string]>;
+  /** The body as received (de-chunked: Node's parser removes the chunk framing). */
+  readonly body: Buffer;
+}
+
+const wireResponses = new WeakMap<Response, WireResponse>();
+
+export function keepWireResponse(response: Response, wire: WireResponse): void {
+  wireResponses.set(response, wire);
+}
+
+/** The wire form kept for `response`, once: it is forgotten as it is taken. */
+export function takeWireResponse(response: Response): WireResponse | undefined {
+  const wire = wireResponses.get(response);
+  wireResponses.delete(response);
+  return wire;
 }

@@ -19,7 +19,7 @@ import type { Response } from '../http/response.js';
 import type { Logger } from '../log/index.js';
 import { findPackageVersion, SEINE_VERSION } from '../version.js';
 import { captureDownload, captureRendered, type Capture } from './capture.js';
-import { takeNetworkExchange } from './network-exchange.js';
+import { takeNetworkExchange, takeWireResponse } from './network-exchange.js';
 import { WarcFiles } from './warc-files.js';
 import { captureRecords, loadWarcio, warcinfoRecord, type SerializedRecord, type Warcio } from './warc-records.js';
 import { WarcDirError } from './warc-dir-error.js';
@@ -142,7 +142,7 @@ export class WarcWriter implements Extension {
       const exchange = takeNetworkExchange(response);
       return exchange === undefined ? null : captureRendered(exchange, response, { date });
     }
-    return captureDownload(request, response, { compression: this.#options.compression, date, bodyFile: this.#keepBodyFile(response) });
+    return captureDownload(request, response, { compression: this.#options.compression, date, wire: takeWireResponse(response) ?? null, bodyFile: this.#keepBodyFile(response) });
   }
 
   /**
