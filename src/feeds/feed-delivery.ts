@@ -60,9 +60,9 @@ async function keep(path: string, tempDir: string, name: string): Promise<string
   }
 }
 
-/** Streams the staged file through the plugins into `output`; the staged file is removed once that worked. */
-async function postProcess(feed: StagedFeed, output: string, append: boolean): Promise<void> {
-  const file = fileTarget(output, append);
+/** Streams the staged file through the plugins into `output`, a file readers will know as `name`; the staged file is removed once that worked. */
+async function postProcess(feed: StagedFeed, output: string, append: boolean, name: string): Promise<void> {
+  const file = fileTarget(output, append, name);
   try {
     await runPlugins(feed.plugins, feed.options, feed.stagedPath, file);
   } catch (error) {
@@ -74,10 +74,10 @@ async function postProcess(feed: StagedFeed, output: string, append: boolean): P
 }
 
 async function deliverLocal(feed: StagedFeed, target: { local: string; append: boolean }): Promise<void> {
-  if (target.append) return postProcess(feed, target.local, true);
+  if (target.append) return postProcess(feed, target.local, true, basename(target.local));
   // Written beside the target and renamed over it once whole, as a local JSON feed is.
   const temporary = tempFilePath(target.local);
-  await postProcess(feed, temporary, false);
+  await postProcess(feed, temporary, false, basename(target.local));
   try {
     await rename(temporary, target.local);
   } catch (error) {
@@ -90,7 +90,7 @@ async function deliverRemote(feed: StagedFeed, target: RemoteFeedTarget, context
   let file = feed.stagedPath;
   if (feed.plugins.length > 0) {
     const processed = workingPath(context.tempDir, target.key);
-    await postProcess(feed, processed, false);
+    await postProcess(feed, processed, false, target.key);
     file = processed;
   }
   try {

@@ -57,13 +57,17 @@ export function resolvePlugins(options: FeedPluginOptions, feed: string): FeedPl
   return plugins;
 }
 
-/** A file as a plugin's target: writes wait for the disk, close() waits until the file is closed. */
-export function fileTarget(path: string, append: boolean): FeedPluginTarget & { destroy(): void } {
+/**
+ * A file as a plugin's target: writes wait for the disk, close() waits
+ * until the file is closed. `name` is the name readers will see (the
+ * target's, when `path` is a temporary file renamed over it later).
+ */
+export function fileTarget(path: string, append: boolean, name = basename(path)): FeedPluginTarget & { destroy(): void } {
   const stream = createWriteStream(path, { flags: append ? 'a' : 'w', mode: 0o600 });
   let failure: Error | undefined;
   stream.on('error', (error) => (failure ??= error));
   return {
-    name: basename(path),
+    name,
     write: (data) =>
       new Promise<void>((resolve, reject) => {
         if (failure !== undefined) return reject(failure);
