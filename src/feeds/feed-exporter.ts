@@ -145,6 +145,8 @@ export class FeedExporter {
   readonly #appendFiles = new Map<string, FeedStorage>();
   /** Deliveries of staged feeds under way: close() waits for them. */
   readonly #deliveries = new Set<Promise<void>>();
+  /** Each feed's last delivery: its batches go one after another, in order, so a fast crawl does not open an upload per batch at once. */
+  readonly #lastDelivery = new Map<ResolvedFeed, Promise<void>>();
   /** The stores of remote feeds, by store URI, opened on the first delivery to each. */
   readonly #stores = new Map<string, Promise<ObjectStore>>();
   readonly #delivery: DeliveryContext;
@@ -277,10 +279,10 @@ export class FeedExporter {
       rmSync(staged.stagedPath, { force: true });
       return;
     }
-    const delivery = deliverFeed(
-      { what, stagedPath: staged.stagedPath, kind: staged.kind, plugins: slot.feed.plugins, options: slot.feed.options, target: slot.target! },
-      this.#delivery,
-    );
+    const job = { what, stagedPath: staged.stagedPath, kind: staged.kind, plugins: slot.feed.plugins, options: slot.feed.options, target: slot.target! };
+    // deliverFeed never rejects, so the chain never breaks.
+    const delivery = (this.#lastDelivery.get(slot.feed) ?? Promise.resolve()).then(() => deliverFeed(job, this.#delivery));
+    this.#lastDelivery.set(slot.feed, delivery);
     this.#deliveries.add(delivery);
     void delivery.finally(() => this.#deliveries.delete(delivery));
   }
