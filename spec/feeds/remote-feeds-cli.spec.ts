@@ -124,6 +124,19 @@ describe('seine runspider -o to remote stores', () => {
     expect(result.stderr).toContain("'feedexport/success_count/SFTPFeedStorage': 1");
   }, 60_000);
 
+  it('-o ftps:// uploads over explicit TLS (FTPS_VERIFY off for the test server\'s self-signed certificate)', async () => {
+    const ftps = await startFtpServer({ tls: true });
+    try {
+      const result = await runSeine(['runspider', 'quotes.ts', '-o', `${ftps.uri('secure')}/items.jsonl`, '-s', 'FTPS_VERIFY=false', '-s', `FEED_TEMPDIR=${temp}`, ...QUIET], dir);
+      expect(result.status).toBe(0);
+      expect(readFileSync(join(ftps.root, 'secure', 'items.jsonl'), 'utf8')).toBe(ITEMS_JSONL);
+      expect(result.stderr).toContain("'feedexport/success_count/FTPFeedStorage': 1");
+      expect(result.stderr).not.toContain(FTP_PASSWORD);
+    } finally {
+      await ftps.close();
+    }
+  }, 60_000);
+
   it('FEEDS with GzipPlugin and batch_item_count: each batch is in the bucket while the crawl still runs', async () => {
     const feeds = JSON.stringify({ [s3.uri('batches/%(name)s-%(batch_id)d.jsonl.gz')]: { format: 'jsonlines', batch_item_count: 1, postprocessing: ['GzipPlugin'] } });
     const run = startSeine(['runspider', 'slow.ts', '-s', `FEEDS=${feeds}`, '-s', `FEED_TEMPDIR=${temp}`, ...s3Settings(), ...QUIET], dir);
