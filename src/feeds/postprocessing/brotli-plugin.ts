@@ -24,7 +24,7 @@ function params(options: FeedPluginOptions): Record<number, number> {
 }
 
 export class BrotliPlugin extends StreamPlugin {
-  static checkOptions(options: FeedPluginOptions): void {
+  static check(options: FeedPluginOptions): void {
     params(options);
   }
 

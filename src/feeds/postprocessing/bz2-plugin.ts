@@ -53,8 +53,9 @@ async function compressChunk(chunk: Buffer, level: number): Promise<Buffer> {
 }
 
 export class Bz2Plugin extends ChunkedPlugin {
-  static checkOptions(options: FeedPluginOptions): void {
+  static check(options: FeedPluginOptions): void {
     intOption(options, 'bz2_compresslevel', 1, 9, 9);
+    sevenZipModule();
   }
 
   constructor(file: FeedPluginTarget, feedOptions: FeedPluginOptions) {

@@ -28,11 +28,12 @@ export type FeedPlugin = FeedPluginTarget;
 export interface FeedPluginClass {
   new (file: FeedPluginTarget, feedOptions: FeedPluginOptions): FeedPlugin;
   /**
-   * Built-in plugins check their options when the crawl starts (a
-   * FeedOptionError names the option), so a typo fails before anything
-   * is crawled rather than when the first batch closes.
+   * Called when the crawl starts: built-in plugins check their options (a
+   * FeedOptionError names the option) and load their package (a
+   * DependencyMissingError if it cannot be), so a typo or a missing package
+   * fails before anything is crawled rather than when the first batch closes.
    */
-  checkOptions?(feedOptions: FeedPluginOptions): void;
+  check?(feedOptions: FeedPluginOptions): void;
 }
 
 /** An integer option within [min, max], or `fallback` when it is not given; a FeedOptionError otherwise. */

@@ -39,7 +39,7 @@ export class GzipPlugin extends StreamPlugin {
   #crc = 0;
   #size = 0;
 
-  static checkOptions(options: FeedPluginOptions): void {
+  static check(options: FeedPluginOptions): void {
     intOption(options, 'gzip_compresslevel', 0, 9, 9);
     mtimeOption(options);
     filenameOption(options);

@@ -119,8 +119,9 @@ function coderFor(options: FeedPluginOptions): { coder: 'easyEncoder' | 'streamE
 }
 
 export class LZMAPlugin extends StreamPlugin {
-  static checkOptions(options: FeedPluginOptions): void {
+  static check(options: FeedPluginOptions): void {
     coderFor(options);
+    lzmaNative();
   }
 
   constructor(file: FeedPluginTarget, feedOptions: FeedPluginOptions) {

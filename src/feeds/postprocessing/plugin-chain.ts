@@ -53,7 +53,7 @@ export function resolvePlugins(options: FeedPluginOptions, feed: string): FeedPl
       throw new FeedOptionError(`Unknown feed option '${key}' for the feed '${feed}': the post-processing options are ${Object.values(PLUGIN_OPTIONS).flat().join(', ')}`);
     }
   }
-  for (const plugin of plugins) plugin.checkOptions?.(options);
+  for (const plugin of plugins) plugin.check?.(options);
   return plugins;
 }
 

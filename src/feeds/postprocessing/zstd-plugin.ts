@@ -36,8 +36,9 @@ function settings(options: FeedPluginOptions): { level: number; chunkSize: numbe
 }
 
 export class ZstdPlugin extends ChunkedPlugin {
-  static checkOptions(options: FeedPluginOptions): void {
+  static check(options: FeedPluginOptions): void {
     settings(options);
+    zstdWasm();
   }
 
   constructor(file: FeedPluginTarget, feedOptions: FeedPluginOptions) {
