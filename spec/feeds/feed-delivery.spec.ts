@@ -168,4 +168,23 @@ describe('remote feeds', () => {
     expect(stats).toEqual({ 'feedexport/failed_count/S3FeedStorage': 1 });
     expect(existsSync(objectFile('down/items.jsonl'))).toBe(false);
   }, 30_000);
+
+  it('a store down mid-crawl: the batch it missed is kept, the batches after it are delivered once it is back', async () => {
+    const feeds = exporter({ [server.uri('midcrawl/b-%(batch_id)d.jsonl')]: { format: 'jsonlines', batch_item_count: 1 } }, { attempts: 1 });
+    await server.stop();
+    try {
+      feeds.exportItem({ n: 1 });
+      await until(() => logs.length > 0);
+    } finally {
+      await server.restart();
+    }
+    feeds.exportItem({ n: 2 });
+    await feeds.close();
+    const [kept] = readdirSync(temp);
+    expect(logs[0]).toMatch(/^ERROR: Error storing jsonlines feed \(1 items\) in: s3:\/\/seine-test\/midcrawl\/b-1\.jsonl: .+; the feed is kept in .+undelivered-.+-b-1\.jsonl \(no run overwrites it: deliver it from there\)$/);
+    expect(readFileSync(join(temp, kept!), 'utf8')).toBe('{"n": 1}\n');
+    expect(logs.slice(1)).toEqual(['INFO: Stored jsonlines feed (1 items) in: s3://seine-test/midcrawl/b-2.jsonl', 'INFO: Stored jsonlines feed (0 items) in: s3://seine-test/midcrawl/b-3.jsonl']);
+    expect(readFileSync(objectFile('midcrawl/b-2.jsonl'), 'utf8')).toBe('{"n": 2}\n');
+    expect(stats).toEqual({ 'feedexport/failed_count/S3FeedStorage': 1, 'feedexport/success_count/S3FeedStorage': 2 });
+  }, 30_000);
 });
