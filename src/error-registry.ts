@@ -50,3 +50,4 @@ export { NoChromiumError, BrowserLaunchError, PageCrashedError, BrowserClosedErr
 export { ImageFormatError } from './media/image-format-error.js';
 export { FileException, ImageException } from './media/media-errors.js';
 export { WarcDirError } from './warc/warc-dir-error.js';
+export { StoreError } from './stores/store-error.js';

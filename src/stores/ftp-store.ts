@@ -18,6 +18,7 @@ import { posix } from 'node:path';
 import { Readable } from 'node:stream';
 import type * as BasicFtp from 'basic-ftp';
 import { lazyPackage } from '../errors/lazy-package.js';
+import { getLogger } from '../log/log-bus.js';
 import type { ObjectStore, PutOptions, StoredObject } from './object-store.js';
 import { SerialQueue } from './serial-queue.js';
 import { isCertificateError, storeFailure } from './store-failure.js';
@@ -127,7 +128,10 @@ function isFtpReply(error: unknown): boolean {
 
 export async function openFtpStore(uri: string, settings: StoreSettings, options: StoreOptions = {}): Promise<ObjectStore> {
   const parts = parseStoreUri(uri);
-  if (boolSetting(settings, 'FEED_STORAGE_FTP_ACTIVE', false)) options.logger?.warning(FTP_ACTIVE_MODE_WARNING);
+  if (boolSetting(settings, 'FEED_STORAGE_FTP_ACTIVE', false)) {
+    // Without the crawl's logger, the process-wide bus the CLI prints.
+    (options.logger ?? getLogger('seine.stores.ftp')).warning(FTP_ACTIVE_MODE_WARNING);
+  }
   return new FtpStore({
     uri: parts,
     secure: parts.scheme === 'ftps',

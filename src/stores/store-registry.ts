@@ -4,13 +4,13 @@
  * file of this folder, whose client package is loaded on first use (they are large).
  * A new scheme is one file and one row of REMOTE_STORES.
  */
-import { maskUrlCredentials } from '../url-credentials.js';
 import { FolderStore } from './folder-store.js';
 import { openFtpStore } from './ftp-store.js';
 import type { ObjectStore } from './object-store.js';
 import { openS3Store } from './s3-store.js';
 import { openSftpStore } from './sftp-store.js';
 import { StoreError } from './store-error.js';
+import { hideUserinfo } from './store-uri.js';
 
 /** What a remote store reads from the crawl's settings (AWS_*, FEED_STORAGE_FTP_ACTIVE, FEED_STORAGE_S3_ACL, …). */
 export type StoreSettings = { get(name: string): unknown };
@@ -19,7 +19,7 @@ export type StoreSettings = { get(name: string): unknown };
 export interface StoreOptions {
   /** The canned ACL of objects put on S3 (FILES_STORE_S3_ACL for media); default FEED_STORAGE_S3_ACL. */
   readonly acl?: string | undefined;
-  /** Where a store says what it cannot do as asked (FTP active mode), once, as a WARNING. */
+  /** Where a store says what it cannot do as asked (FTP active mode), once, as a WARNING; default: the `seine.stores.*` logger of the process-wide log bus. */
   readonly logger?: { warning(message: string): void } | undefined;
 }
 
@@ -52,7 +52,7 @@ export async function openStore(uri: string, settings: StoreSettings, options?: 
   const factory = REMOTE_STORES[scheme];
   if (!factory) {
     const supported = SUPPORTED_STORE_SCHEMES.map((name) => `${name}://`).join(', ');
-    throw new StoreError(maskUrlCredentials(uri), `unsupported scheme '${scheme}'; use a folder path or one of ${supported}`);
+    throw new StoreError(hideUserinfo(uri), `unsupported scheme '${scheme}'; use a folder path or one of ${supported}`);
   }
   return factory(uri, settings, options);
 }

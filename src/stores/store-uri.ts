@@ -3,7 +3,6 @@
  * `s3://key:secret@bucket/prefix`), with the user and password decoded, and
  * the forms of it that may be shown.
  */
-import { maskUrlCredentials } from '../url-credentials.js';
 import { StoreError } from './store-error.js';
 
 export interface StoreUri {
@@ -17,14 +16,19 @@ export interface StoreUri {
   readonly path: string;
 }
 
+/** A URI that could not be read, shown without its user part at all (an S3 access key id is one). */
+export function hideUserinfo(uri: string): string {
+  return uri.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1***@');
+}
+
 export function parseStoreUri(uri: string): StoreUri {
   let url: URL;
   try {
     url = new URL(uri);
   } catch {
-    throw new StoreError(maskUrlCredentials(uri), `not a valid URI; write it as ${uri.split(':')[0]}://[user:password@]host[:port]/path (percent-encode '/', '@' and ':' in a password)`);
+    throw new StoreError(hideUserinfo(uri), `not a valid URI; write it as ${uri.split(':')[0]}://[user:password@]host[:port]/path (percent-encode '/', '@' and ':' in a password)`);
   }
-  if (url.hostname === '') throw new StoreError(maskUrlCredentials(uri), 'the URI names no host (or bucket)');
+  if (url.hostname === '') throw new StoreError(hideUserinfo(uri), 'the URI names no host (or bucket)');
   return {
     scheme: url.protocol.slice(0, -1).toLowerCase(),
     host: url.hostname,
