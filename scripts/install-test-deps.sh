@@ -4,6 +4,9 @@
 #   chromium        spec/shell/view-in-chromium.spec.ts opens view()'s file in it
 #   python3-scrapy  Scrapy 2.8, the oracle some tests and benchmarks compare with
 #   redis-server    the shared frontier's tests start one on a free loopback port
+#   python3-pyftpdlib, python3-openssl   the FTP/FTPS test server (spec/helpers/ftp-server.ts)
+#   openssh-server, openssh-sftp-server  the SFTP test server (spec/helpers/sftp-server.ts)
+#   python3-pil, python3-botocore        Scrapy's ImagesPipeline and S3 storage as oracles
 # `npm test` runs this first (the "pretest" script). It always exits 0: a
 # package it cannot install makes the test that needs it fail with a message
 # that says so, and the other tests still run.
@@ -12,11 +15,25 @@ set -u
 have_chromium() { command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ]; }
 have_scrapy() { [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import scrapy' >/dev/null 2>&1; }
 have_redis() { command -v redis-server >/dev/null 2>&1 || [ -x /usr/bin/redis-server ]; }
+have_python_module() { [ -x /usr/bin/python3 ] && /usr/bin/python3 -c "import $1" >/dev/null 2>&1; }
+have() {
+  case $1 in
+    chromium) have_chromium ;;
+    python3-scrapy) have_scrapy ;;
+    redis-server) have_redis ;;
+    python3-pyftpdlib) have_python_module pyftpdlib ;;
+    python3-openssl) have_python_module OpenSSL ;;
+    python3-pil) have_python_module PIL ;;
+    python3-botocore) have_python_module botocore ;;
+    openssh-server) [ -x /usr/sbin/sshd ] ;;
+    openssh-sftp-server) [ -x /usr/lib/openssh/sftp-server ] ;;
+  esac
+}
 
 missing=()
-have_chromium && echo "chromium: already present" || missing+=(chromium)
-have_scrapy && echo "python3-scrapy: already present" || missing+=(python3-scrapy)
-have_redis && echo "redis-server: already present" || missing+=(redis-server)
+for package in chromium python3-scrapy redis-server python3-pyftpdlib python3-openssl openssh-server openssh-sftp-server python3-pil python3-botocore; do
+  have "$package" && echo "$package: already present" || missing+=("$package")
+done
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if ! command -v apt-get >/dev/null 2>&1; then
@@ -26,6 +43,9 @@ if ! command -v apt-get >/dev/null 2>&1; then
       chromium) wanted+=("Chromium as 'chromium' on PATH") ;;
       python3-scrapy) wanted+=("Scrapy 2.8 for /usr/bin/python3") ;;
       redis-server) wanted+=("redis-server (Redis 6.2 or later) on PATH") ;;
+      python3-*) wanted+=("$package for /usr/bin/python3") ;;
+      openssh-server) wanted+=("OpenSSH's sshd at /usr/sbin/sshd") ;;
+      openssh-sftp-server) wanted+=("OpenSSH's sftp-server") ;;
     esac
   done
   echo "install-test-deps: apt-get not found; install by hand: $(IFS=,; echo "${wanted[*]}" | sed 's/,/, /g')"
@@ -51,7 +71,7 @@ for package in "${missing[@]}"; do
     updated=yes
     "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq >"$log" 2>&1 && apt_install "$package"
   fi
-  if { [ "$package" = chromium ] && have_chromium; } || { [ "$package" = python3-scrapy ] && have_scrapy; } || { [ "$package" = redis-server ] && have_redis; }; then
+  if have "$package"; then
     echo "$package: installed"
   else
     reason=$(grep -E '^(E|W):' "$log" | tail -n 1)
