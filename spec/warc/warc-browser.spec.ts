@@ -6,13 +6,13 @@
  * response; a plain download of the same site is archived beside it.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Request, Spider, type Response } from '../../src/index.js';
 import { JS_QUOTES, startJsSite, type JsSite } from '../helpers/js-site.js';
 import { runCrawl } from '../helpers/site-server.js';
-import { header, readWithPython } from './fixtures/warc-reading.js';
+import { header, indexWithWarcio, readWithPython } from './fixtures/warc-reading.js';
 
 class RenderedSpider extends Spider {
   static override name = 'rendered';
@@ -67,6 +67,7 @@ describe('WARC_ENABLED with rendered pages', () => {
     expect(dom.concurrentTo).toBe(response.id);
     expect(dom.body).toContain(`<div class="quote"><span class="text">${JS_QUOTES[1]![0]![0]}</span>`);
     expect(file!.index.map((line) => line.url).sort()).toEqual([site.url('/static/'), url, `urn:dom:${url}`].sort());
+    expect(readFileSync(join(dir, file!.file.replace(/\.warc\.gz$/, '.cdxj')), 'utf8')).toBe(indexWithWarcio(join(dir, file!.file)));
     // The plain download beside it.
     expect(file!.records.filter((r) => r.type === 'response').map((r) => r.uri).sort()).toEqual([site.url('/static/'), url].sort());
   }, 60_000);

@@ -6,13 +6,13 @@
  * a small WARC_MAX_SIZE rolls over to new files, each opened by a warcinfo.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { Request, Spider, type Response } from '../../src/index.js';
 import { runCrawl, startSite, type TestSite } from '../helpers/site-server.js';
-import { header, readWithPython, readWithWarcio, sha1Digest, warcFiles } from './fixtures/warc-reading.js';
+import { header, indexWithWarcio, readWithPython, readWithWarcio, sha1Digest, warcFiles } from './fixtures/warc-reading.js';
 
 const GZIPPED = gzipSync('<html><body><h1>Gzipped</h1></body></html>');
 
@@ -123,6 +123,10 @@ describe('WARC_ENABLED', () => {
     expect(line.surt).toMatch(/^1,0,0,127:\d+\)\/page\/2$/);
     expect(result.stats['warc/files']).toBe(1);
     expect(result.stats['warc/records']).toBe(records.length);
+    // The index written as the crawl went is the one warcio makes of the finished file (a POST keyed by its body, as pywb looks it up).
+    const index = readFileSync(join(dir, file!.file.replace(/\.warc\.gz$/, '.cdxj')), 'utf8');
+    expect(index).toBe(indexWithWarcio(join(dir, file!.file)));
+    expect(index).toMatch(/\/form\?__wb_method=post&q=seine \d{14} \{.*"method":"POST","requestBody":"q=seine"\}\n/);
     // warcio's own parser reads the same records, and decodes the gzip-compressed body.
     const parsed = await readWithWarcio(join(dir, file!.file));
     expect(parsed.map((r) => r.type)).toEqual(records.map((r) => r.type));
@@ -142,6 +146,7 @@ describe('WARC_ENABLED', () => {
       // A file holds whole exchanges: each response with its request.
       expect(file.records.filter((r) => r.type === 'response')).toHaveLength(file.records.filter((r) => r.type === 'request').length);
       expect(file.index.length).toBe(file.records.filter((r) => r.type === 'response').length);
+      expect(readFileSync(join(dir, file.file.replace(/\.warc\.gz$/, '.cdxj')), 'utf8')).toBe(indexWithWarcio(join(dir, file.file)));
     }
     expect(files.flatMap((f) => f.records).filter((r) => r.type === 'response')).toHaveLength(7);
     expect(result.stats['warc/files']).toBe(files.length);

@@ -84,6 +84,9 @@ export async function captureRecords(warcio: Warcio, capture: Capture): Promise<
     },
     capture.requestBody.length > 0 ? [capture.requestBody] : [],
   );
+  // warcio's indexer reads a POST's body from the request record's parsed payload (its SURT key gets
+  // `?__wb_method=post&…`, as pywb looks POSTs up); a record written here was never parsed.
+  if (capture.requestBody.length > 0) request.payload = capture.requestBody;
   const indexer = new warcio.CDXIndexer({ format: 'cdxj' });
   const index: SerializedRecord['index'] = (offset, length, filename) => indexAt(indexer, response, request, offset, length, filename);
   let responseRecord: SerializedRecord;
