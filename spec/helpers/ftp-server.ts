@@ -19,7 +19,7 @@ const SERVER_SCRIPT = String.raw`
 import sys, logging
 from pyftpdlib.authorizers import DummyAuthorizer
 from pyftpdlib.servers import FTPServer
-root, port, user, password, anonymous, certfile = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5] == '1', sys.argv[6]
+root, port, user, password, anonymous, certfile, passive = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5] == '1', sys.argv[6], sys.argv[7] == '1'
 logging.basicConfig(level=logging.CRITICAL)
 authorizer = DummyAuthorizer()
 authorizer.add_user(user, password, root, perm='elradfmwMT')
@@ -57,6 +57,12 @@ if certfile:
     Handler.tls_data_required = True
 else:
     from pyftpdlib.handlers import FTPHandler as Handler
+if not passive:
+    class ActiveOnly(Handler):
+        def ftp_PASV(self, line):
+            self.respond('502 Passive mode is off on this server.')
+        ftp_EPSV = ftp_PASV
+    Handler = ActiveOnly
 Handler.authorizer = authorizer
 # pyftpdlib waits 3 s before answering a wrong password (against guessing); the tests need not.
 Handler.auth_failed_timeout = 0.05
@@ -87,8 +93,8 @@ export function pyftpdlibMissing(): string | undefined {
     : 'cannot start the FTP test server: /usr/bin/python3 with pyftpdlib and pyOpenSSL is needed (apt-get install python3-pyftpdlib python3-openssl; `npm test` installs them)';
 }
 
-function launch(root: string, port: number, tls: boolean, anonymous: boolean, certfile: string): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn('/usr/bin/python3', ['-c', SERVER_SCRIPT, root, String(port), FTP_USER, FTP_PASSWORD, anonymous ? '1' : '0', tls ? certfile : ''], {
+function launch(root: string, port: number, tls: boolean, anonymous: boolean, certfile: string, passive: boolean): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn('/usr/bin/python3', ['-c', SERVER_SCRIPT, root, String(port), FTP_USER, FTP_PASSWORD, anonymous ? '1' : '0', tls ? certfile : '', passive ? '1' : '0'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolve, reject) => {
@@ -125,16 +131,18 @@ function kill(child: ChildProcess): Promise<void> {
   });
 }
 
-export async function startFtpServer(options: { tls?: boolean; anonymous?: boolean } = {}): Promise<FtpTestServer> {
+/** `passive: false` refuses PASV and EPSV, so only active mode (PORT) transfers. */
+export async function startFtpServer(options: { tls?: boolean; anonymous?: boolean; passive?: boolean } = {}): Promise<FtpTestServer> {
   const missing = pyftpdlibMissing();
   if (missing !== undefined) throw new Error(missing);
   const tls = options.tls ?? false;
   const anonymous = options.anonymous ?? false;
+  const passive = options.passive ?? true;
   const dir = mkdtempSync(join(tmpdir(), 'seine-ftp-'));
   const root = join(dir, 'root');
   mkdirSync(root);
   const certfile = join(dir, 'cert.pem');
-  let { child, port } = await launch(root, 0, tls, anonymous, certfile);
+  let { child, port } = await launch(root, 0, tls, anonymous, certfile, passive);
   const scheme = tls ? 'ftps' : 'ftp';
   let restarting: Promise<void> = Promise.resolve();
   return {
@@ -148,7 +156,7 @@ export async function startFtpServer(options: { tls?: boolean; anonymous?: boole
     restart: () =>
       (restarting = (async () => {
         await kill(child);
-        ({ child, port } = await launch(root, port, tls, anonymous, certfile));
+        ({ child, port } = await launch(root, port, tls, anonymous, certfile, passive));
       })()),
     close: async () => {
       // A restart a test started without waiting for must not leave a server behind.

@@ -6,7 +6,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { FTP_ACTIVE_MODE_WARNING } from '../../src/stores/ftp-store.js';
 import type { ObjectStore } from '../../src/stores/object-store.js';
 import { putWithRetries } from '../../src/stores/retrying-put.js';
 import { StoreError } from '../../src/stores/store-error.js';
@@ -100,6 +99,22 @@ describe.each([
     }
   });
 
+  it('transfers in active mode with FEED_STORAGE_FTP_ACTIVE, to a server that refuses passive mode', async () => {
+    const activeOnly = await startFtpServer({ tls, passive: false });
+    try {
+      const passiveStore = await openStore(activeOnly.uri('active'), trusting);
+      await expect(passiveStore.put('p.txt', Buffer.from('p')).finally(() => passiveStore.close())).rejects.toThrow('502 Passive mode is off on this server.');
+      const store = await openStore(activeOnly.uri('active'), settings({ FEED_STORAGE_FTP_ACTIVE: true, FTPS_VERIFY: false, STORE_TIMEOUT: 3 }));
+      await store.put('big.bin', patternStream(5));
+      await store.put('a/small.txt', Buffer.from('active'));
+      await store.close();
+      expect(fileMd5(join(activeOnly.root, 'active/big.bin'))).toBe(patternMd5(5));
+      expect(readFileSync(join(activeOnly.root, 'active/a/small.txt'), 'utf8')).toBe('active');
+    } finally {
+      await activeOnly.close();
+    }
+  });
+
   it('gives up after the given attempts when the server stays down', async () => {
     const gone = await startFtpServer({ tls });
     const store = await openStore(gone.uri(), trusting);
@@ -133,21 +148,6 @@ describe('ftp:// store options', () => {
       await store.put('anon.txt', Buffer.from('anonymous'));
       await store.close();
       expect(readFileSync(join(server.root, 'pub/anon.txt'), 'utf8')).toBe('anonymous');
-    } finally {
-      await server.close();
-    }
-  });
-
-  it('answers FEED_STORAGE_FTP_ACTIVE with one WARNING and transfers in passive mode', async () => {
-    const server = await startFtpServer();
-    try {
-      const warnings: string[] = [];
-      const store = await openStore(server.uri('active'), settings({ FEED_STORAGE_FTP_ACTIVE: true }), { logger: { warning: (message) => warnings.push(message) } });
-      await store.put('a.txt', Buffer.from('passive'));
-      await store.put('b.txt', Buffer.from('passive'));
-      await store.close();
-      expect(warnings).toEqual([FTP_ACTIVE_MODE_WARNING]);
-      expect(readFileSync(join(server.root, 'active/b.txt'), 'utf8')).toBe('passive');
     } finally {
       await server.close();
     }

@@ -10,15 +10,15 @@
  * folder store does: a transfer cut short never leaves a half file that
  * FilesPipeline's expiry check would take for a stored one.
  *
- * basic-ftp transfers in passive mode only: FEED_STORAGE_FTP_ACTIVE is
- * answered with a WARNING and passive transfers.
+ * Transfers are passive, as basic-ftp makes them; FEED_STORAGE_FTP_ACTIVE
+ * switches to active mode, which basic-ftp lacks (ftp-active-mode.ts).
  */
 import { isIP } from 'node:net';
 import { posix } from 'node:path';
 import { Readable } from 'node:stream';
 import type * as BasicFtp from 'basic-ftp';
 import { lazyPackage } from '../errors/lazy-package.js';
-import { getLogger } from '../log/log-bus.js';
+import { activeModeTransfer } from './ftp-active-mode.js';
 import type { ObjectStore, PutOptions, StoredObject } from './object-store.js';
 import { SerialQueue } from './serial-queue.js';
 import { isCertificateError, storeFailure } from './store-failure.js';
@@ -28,13 +28,12 @@ import { maskedStoreUri, parseStoreUri, pathUnder, type StoreUri } from './store
 
 const basicFtp = lazyPackage<typeof BasicFtp>('basic-ftp', 'ftp:// and ftps:// stores');
 
-export const FTP_ACTIVE_MODE_WARNING =
-  'FEED_STORAGE_FTP_ACTIVE is true, but seine’s FTP client transfers in passive mode only: using passive mode (set FEED_STORAGE_FTP_ACTIVE to false to silence this)';
-
 export interface FtpStoreConfig {
   readonly uri: StoreUri;
   readonly secure: boolean;
   readonly verify: boolean;
+  /** The server opens the data connections to seine (PORT), rather than seine to it (PASV). */
+  readonly active: boolean;
   readonly timeoutMs: number;
 }
 
@@ -69,6 +68,7 @@ export class FtpStore implements ObjectStore {
       this.client = undefined;
       throw error;
     }
+    if (this.config.active) client.prepareTransfer = activeModeTransfer(timeoutMs);
     return client;
   }
 
@@ -126,16 +126,13 @@ function isFtpReply(error: unknown): boolean {
   return typeof (error as { code?: unknown } | null)?.code === 'number';
 }
 
-export async function openFtpStore(uri: string, settings: StoreSettings, options: StoreOptions = {}): Promise<ObjectStore> {
+export async function openFtpStore(uri: string, settings: StoreSettings, _options?: StoreOptions): Promise<ObjectStore> {
   const parts = parseStoreUri(uri);
-  if (boolSetting(settings, 'FEED_STORAGE_FTP_ACTIVE', false)) {
-    // Without the crawl's logger, the process-wide bus the CLI prints.
-    (options.logger ?? getLogger('seine.stores.ftp')).warning(FTP_ACTIVE_MODE_WARNING);
-  }
   return new FtpStore({
     uri: parts,
     secure: parts.scheme === 'ftps',
     verify: boolSetting(settings, 'FTPS_VERIFY', true),
+    active: boolSetting(settings, 'FEED_STORAGE_FTP_ACTIVE', false),
     timeoutMs: storeTimeoutMs(settings),
   });
 }

@@ -19,8 +19,6 @@ export type StoreSettings = { get(name: string): unknown };
 export interface StoreOptions {
   /** The canned ACL of objects put on S3 (FILES_STORE_S3_ACL for media); default FEED_STORAGE_S3_ACL. */
   readonly acl?: string | undefined;
-  /** Where a store says what it cannot do as asked (FTP active mode), once, as a WARNING; default: the `seine.stores.*` logger of the process-wide log bus. */
-  readonly logger?: { warning(message: string): void } | undefined;
 }
 
 export type StoreFactory = (uri: string, settings: StoreSettings, options?: StoreOptions) => Promise<ObjectStore>;
