@@ -49,6 +49,10 @@ beforeAll(async () => {
       res.write('<html><body><h1>Chun');
       setTimeout(() => res.end('ked</h1></body></html>'), 20);
     },
+    '/cut': (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': '100' });
+      res.write('0123456789', () => setTimeout(() => res.destroy(), 20));
+    },
     '/form': (_req, res) => res.writeHead(200, 'Posted Fine', { 'Content-Type': 'text/html', 'Set-Cookie': ['a=1', 'b=2'] }).end('<html><body><h1>Posted</h1></body></html>'),
   };
   for (let n = 1; n <= 4; n++) routes[`/page/${n}`] = PAGE(n);
@@ -164,6 +168,28 @@ describe('WARC_ENABLED', () => {
     expect(file!.records.map((r) => r.type)).toEqual(['warcinfo']);
     expect(file!.index).toEqual([]);
     expect(readWithPython(join(root, 'cache-first'))[0]!.records.filter((r) => r.type === 'response')).toHaveLength(7);
+  });
+
+  it('marks a body cut short by a lost connection WARC-Truncated: disconnect, framed by what arrived', async () => {
+    class CutSpider extends Spider {
+      static override name = 'cut';
+      declare base: string;
+      override async *start() {
+        yield new Request(`${this.base}/cut`);
+      }
+      override *parse(response: Response) {
+        yield { length: response.body.length };
+      }
+    }
+    const dir = join(root, 'cut');
+    const result = await runCrawl(CutSpider, { WARC_ENABLED: true, WARC_DIR: dir, ROBOTSTXT_OBEY: false, DOWNLOAD_FAIL_ON_DATALOSS: false }, { base: site.url('') });
+    expect(result.items).toEqual([{ length: 10 }]);
+    const [file] = readWithPython(dir);
+    expect(file!.errors).toEqual([]);
+    const response = file!.records.find((r) => r.type === 'response')!;
+    expect(response.truncated).toBe('disconnect');
+    expect(response.http!.body).toBe('0123456789');
+    expect(header(response.http!.headers, 'content-length')).toBe('10');
   });
 
   it('stops the crawl at the start with one line when WARC_DIR cannot be created', async () => {

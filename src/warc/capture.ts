@@ -29,6 +29,8 @@ export interface Capture {
   readonly responseBodyFile: { readonly path: string; readonly size: number } | null;
   /** The page as the browser rendered it (page.content()), recorded apart from the network response. */
   readonly renderedDom: Buffer | null;
+  /** WARC-Truncated: why the body is shorter than the server meant it (`disconnect`: the connection was lost, DOWNLOAD_FAIL_ON_DATALOSS off). */
+  readonly truncated: string | null;
 }
 
 /** What seine's HTTP client sends besides the request's own headers (src/download/fetch-got.ts). */
@@ -116,6 +118,7 @@ export function captureDownload(
     responseBody: body,
     responseBodyFile: bodyFile,
     renderedDom: null,
+    truncated: response.flags.includes('dataloss') ? 'disconnect' : null,
   };
 }
 
@@ -135,6 +138,7 @@ export function captureRendered(exchange: NetworkExchange, response: Response, {
     responseBody: body,
     responseBodyFile: null,
     renderedDom: exchange.rendered ? response.body : null,
+    truncated: null,
   };
 }
 

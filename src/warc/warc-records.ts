@@ -67,7 +67,10 @@ export async function captureRecords(warcio: Warcio, capture: Capture): Promise<
       statusline: capture.statusLine,
       httpHeaders: capture.responseHeaders,
       keepHeadersCase: true,
-      warcHeaders: capture.ip === null ? {} : { 'WARC-IP-Address': capture.ip },
+      warcHeaders: {
+        ...(capture.ip === null ? {} : { 'WARC-IP-Address': capture.ip }),
+        ...(capture.truncated === null ? {} : { 'WARC-Truncated': capture.truncated }),
+      },
     },
     capture.responseBodyFile === null ? [capture.responseBody] : (createReadStream(capture.responseBodyFile.path) as AsyncIterable<Buffer>),
   );
