@@ -194,6 +194,9 @@ describe('files', () => {
     [{ 'items.json.gz': { format: 'json', postprocessing: ['GzipPlugin'], gzip_level: 5 } }, "Unknown feed option 'gzip_level' for the feed 'items.json.gz': the post-processing options are gzip_compresslevel, gzip_mtime, gzip_filename, lzma_format, lzma_check, lzma_preset, lzma_filters, bz2_compresslevel, brotli_quality, brotli_lgwin, brotli_mode, zstd_compresslevel, zstd_chunk_size"],
     [{ 'items.json.gz': { format: 'json', postprocessing: ['GzipPlugin'], gzip_compresslevel: 10 } }, 'The feed option gzip_compresslevel must be an integer from 0 to 9, not 10'],
     [{ 'items.xz': { format: 'json', postprocessing: ['LZMAPlugin'], lzma_format: 'raw' } }, "The feed option lzma_format 'raw' needs lzma_filters (a raw stream does not record them)"],
+    [{ 'ftp://me:secret@127.0.0.1/': { format: 'json' } }, "Cannot deliver the feed 'ftp://me:***@127.0.0.1/': the feed URI ftp://me:***@127.0.0.1/ names no file: end it with the file's name, e.g. ftp://…/items.jsonl"],
+    [{ '-': { format: 'jsonlines', postprocessing: ['GzipPlugin'] } }, "The feed '-' (standard output) cannot be post-processed: write it to a file, e.g. -o items.jsonl.gz with postprocessing in FEEDS, or pipe it through gzip"],
+    [{ 'ftp://me:secret@127.0.0.1/out/%(name)s': { format: 'json', postprocessing: ['GzipPlugin'], gzip_mtime: -1 } }, 'The feed option gzip_mtime must be a time in seconds since 1970 (a number from 0 to 4294967295), not -1'],
     [{ '%(nope)s.json': { format: 'json' } }, "The feed path '%(nope)s.json' uses %(nope)s, but the spider has no attribute 'nope': use %(name)s, %(time)s, %(batch_time)s, %(batch_id)d or a spider attribute"],
   ])('refuses FEEDS %j before anything is written', (feedsSetting, message) => {
     expect(() => exporter({ FEEDS: feedsSetting })).toThrow(message);
