@@ -49,6 +49,16 @@ describe.each([
     expect(readdirSync(join(server.root, 'drop')).sort()).toEqual(['full', 'small.txt']);
   });
 
+  it('takes puts and stats made at once, one transfer after another on its one connection', async () => {
+    const keys = Array.from({ length: 8 }, (_, i) => `many/${i % 2}/${i}.txt`);
+    const stats = await withStore(server.uri('many'), async (store) => {
+      await Promise.all(keys.map((key) => store.put(key, patternStream(1))));
+      return Promise.all(keys.map((key) => store.stat(key)));
+    });
+    expect(keys.map((key) => fileMd5(join(server.root, 'many', key)))).toEqual(keys.map(() => patternMd5(1)));
+    expect(stats.every((found) => found !== undefined)).toBe(true);
+  });
+
   it('stats an object by its MDTM time, with no checksum, and a missing one as undefined', async () => {
     const before = Date.now();
     const found = await withStore(server.uri('stat'), async (store) => {

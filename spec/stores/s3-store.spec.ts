@@ -43,6 +43,14 @@ describe('s3:// store', () => {
     });
     expect(fileMd5(objectFile('media/full/big.bin'))).toBe(patternMd5(20));
     expect(readFileSync(objectFile('media/full/small.txt'), 'utf8')).toBe('hello');
+    const metadata = JSON.parse(readFileSync(join(server.root, server.bucket, 'media/full/small.txt._S3rver_metadata.json'), 'utf8')) as Record<string, string>;
+    expect(metadata['content-type']).toBe('text/plain');
+  });
+
+  it('takes puts made at once, as the media pipeline makes them', async () => {
+    const keys = Array.from({ length: 8 }, (_, i) => `many/${i}.txt`);
+    await withStore(server.uri(), server.settings(), (store) => Promise.all(keys.map((key) => store.put(key, Buffer.from(key)))));
+    expect(keys.map((key) => readFileSync(objectFile(key), 'utf8'))).toEqual(keys);
   });
 
   it("stats an object as HeadObject gives it: its time, and the ETag without quotes (a single part's MD5), as Scrapy's S3FilesStore", async () => {
