@@ -197,7 +197,7 @@ describe('plugins of your own', () => {
 });
 
 describe('working files', () => {
-  it('writes the items to a file only its owner can read, in FEED_TEMPDIR, named after the feed', () => {
+  it('writes the items to a file only its owner can read, in FEED_TEMPDIR, named after the feed', async () => {
     const feeds = exporter({ [join(dir, 'items.jsonl.gz')]: { format: 'jsonlines', postprocessing: ['GzipPlugin'] } });
     feeds.exportItem(ITEMS[0]!);
     const [working] = readdirSync(temp);
@@ -205,7 +205,10 @@ describe('working files', () => {
     expect(spawnSync('stat', ['-c', '%a', join(temp, working!)], { encoding: 'utf8' }).stdout.trim()).toBe('600');
     // The item is on disk before the feed closes: a crash loses nothing exported.
     expect(readFileSync(join(temp, working!), 'utf8')).toBe(plain.split('\n')[0] + '\n');
-    return feeds.close();
+    await feeds.close();
+    // The feed itself is made as any file is (0666 less the umask), as a feed written in place is.
+    const mode = spawnSync('stat', ['-c', '%a', join(dir, 'items.jsonl.gz')], { encoding: 'utf8' }).stdout.trim();
+    expect(mode).toBe(spawnSync('stat', ['-c', '%a', join(dir, 'plain.jsonl')], { encoding: 'utf8' }).stdout.trim());
   });
 
   it('refuses a FEED_TEMPDIR that is not a folder before anything is written', () => {

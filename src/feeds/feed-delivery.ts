@@ -61,8 +61,8 @@ async function keep(path: string, tempDir: string, name: string): Promise<string
 }
 
 /** Streams the staged file through the plugins into `output`, a file readers will know as `name`; the staged file is removed once that worked. */
-async function postProcess(feed: StagedFeed, output: string, append: boolean, name: string): Promise<void> {
-  const file = fileTarget(output, append, name);
+async function postProcess(feed: StagedFeed, output: string, append: boolean, name: string, mode = 0o600): Promise<void> {
+  const file = fileTarget(output, append, name, mode);
   try {
     await runPlugins(feed.plugins, feed.options, feed.stagedPath, file);
   } catch (error) {
@@ -74,10 +74,11 @@ async function postProcess(feed: StagedFeed, output: string, append: boolean, na
 }
 
 async function deliverLocal(feed: StagedFeed, target: { local: string; append: boolean }): Promise<void> {
-  if (target.append) return postProcess(feed, target.local, true, basename(target.local));
+  // A local feed is the user's file: made as any file is (0666 less the umask), as a feed written in place is.
+  if (target.append) return postProcess(feed, target.local, true, basename(target.local), 0o666);
   // Written beside the target and renamed over it once whole, as a local JSON feed is.
   const temporary = tempFilePath(target.local);
-  await postProcess(feed, temporary, false, basename(target.local));
+  await postProcess(feed, temporary, false, basename(target.local), 0o666);
   try {
     await rename(temporary, target.local);
   } catch (error) {

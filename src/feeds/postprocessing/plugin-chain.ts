@@ -60,10 +60,11 @@ export function resolvePlugins(options: FeedPluginOptions, feed: string): FeedPl
 /**
  * A file as a plugin's target: writes wait for the disk, close() waits
  * until the file is closed. `name` is the name readers will see (the
- * target's, when `path` is a temporary file renamed over it later).
+ * target's, when `path` is a temporary file renamed over it later); a new
+ * file gets `mode` (0600: a working file only its owner reads).
  */
-export function fileTarget(path: string, append: boolean, name = basename(path)): FeedPluginTarget & { destroy(): void } {
-  const stream = createWriteStream(path, { flags: append ? 'a' : 'w', mode: 0o600 });
+export function fileTarget(path: string, append: boolean, name = basename(path), mode = 0o600): FeedPluginTarget & { destroy(): void } {
+  const stream = createWriteStream(path, { flags: append ? 'a' : 'w', mode });
   let failure: Error | undefined;
   stream.on('error', (error) => (failure ??= error));
   return {
