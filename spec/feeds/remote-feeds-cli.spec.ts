@@ -155,6 +155,22 @@ describe('seine runspider -o to remote stores', () => {
   }, 60_000);
 });
 
+describe('Ctrl-C', () => {
+  it('stops the crawl and still uploads every item scraped before it', async () => {
+    const run = startSeine(['runspider', 'slow.ts', '-o', `${ftp.uri('feeds')}/sigint.jsonl`, '-s', `FEED_TEMPDIR=${temp}`, '-s', 'CONCURRENT_REQUESTS=1', ...QUIET], dir);
+    await run.waitForLog(/Spider opened/);
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    run.child.kill('SIGINT');
+    const result = await run.done;
+    expect(result.status).toBe(0);
+    const lines = readFileSync(join(ftp.root, 'feeds', 'sigint.jsonl'), 'utf8').split('\n').slice(0, -1);
+    expect(lines.length).toBeGreaterThanOrEqual(1);
+    expect(lines).toEqual(lines.map((_, i) => `{"n": ${i + 1}}`));
+    expect(logMessages(result.stderr)).toContain(`Stored jsonlines feed (${lines.length} items) in: ${ftp.uri('feeds').replace(`:${FTP_PASSWORD}@`, ':***@')}/sigint.jsonl`);
+    expect(readdirSync(temp).filter((name) => name.includes('sigint'))).toEqual([]);
+  }, 60_000);
+});
+
 describe('delivery failure', () => {
   it('a store that is down: one ERROR naming the kept copy, exit status 1; the next run keeps its own copy and never overwrites the first', async () => {
     await ftp.stop();
