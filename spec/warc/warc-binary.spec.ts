@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { linksPage, slow, startSite, type Route, type TestSite } from '../helpers/site-server.js';
 import { ensureBuilt, runSeine, startSeine } from '../cli/fixtures/run-seine.js';
-import { readWithPython, warcFiles } from './fixtures/warc-reading.js';
+import { readWithPython, readWithWarcio, warcFiles } from './fixtures/warc-reading.js';
 
 const PAGES = 24;
 const TIMEOUT = 60_000;
@@ -98,6 +98,12 @@ describe('seine runspider -s WARC_ENABLED=true', () => {
     expect(responses.length).toBeLessThan(PAGES);
     // Every index line points at a record on disk (read-warc.py checks each offset); none is missing.
     expect(file!.index.length).toBeGreaterThanOrEqual(responses.length - 1);
+    // Had the kill landed inside a record, the file would end in a cut gzip member: every record before it still reads.
+    const whole = readFileSync(join(warcDir, file!.file));
+    const last = file!.records.at(-1)!;
+    const cut = join(dir, 'cut.warc.gz');
+    writeFileSync(cut, whole.subarray(0, last.offset + Math.floor(last.length / 2)));
+    expect((await readWithWarcio(cut)).map((r) => r.type)).toEqual(file!.records.slice(0, -1).map((r) => r.type));
   }, TIMEOUT);
 
   it('a JOBDIR crawl killed and run again continues in a new file and leaves the old one as it was', async () => {
