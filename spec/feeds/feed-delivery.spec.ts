@@ -7,7 +7,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Settings } from '../../src/settings/index.js';
@@ -187,4 +187,18 @@ describe('remote feeds', () => {
     expect(readFileSync(objectFile('midcrawl/b-2.jsonl'), 'utf8')).toBe('{"n": 2}\n');
     expect(stats).toEqual({ 'feedexport/failed_count/S3FeedStorage': 1, 'feedexport/success_count/S3FeedStorage': 2 });
   }, 30_000);
+
+  it('keeps what a killed run left in FEED_TEMPDIR under an undelivered name, with a WARNING', async () => {
+    // A process that has exited: its pid names a run that no longer runs.
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+    writeFileSync(join(temp, `seine-feed-${gone}-3-items.jsonl`), '{"n": 1}\n');
+    const feeds = exporter({ [server.uri('after-kill.jsonl')]: { format: 'jsonlines' } });
+    const [kept] = readdirSync(temp).filter((name) => name.startsWith('undelivered-'));
+    expect(kept).toMatch(/^undelivered-.+-items\.jsonl$/);
+    expect(readFileSync(join(temp, kept!), 'utf8')).toBe('{"n": 1}\n');
+    expect(logs).toEqual([
+      `WARNING: A run that was killed (process ${gone}, no longer running) left the items it exported in ${join(temp, `seine-feed-${gone}-3-items.jsonl`)}: kept as ${join(temp, kept!)} (deliver it from there)`,
+    ]);
+    await feeds.close();
+  });
 });

@@ -43,7 +43,7 @@ import type { ResolvedFeed } from './feed-settings.js';
 import { checkFeedFolder, feedFilePath, openStorage, type FeedStorage } from './feed-storage.js';
 import { remoteFeedTarget, type RemoteFeedTarget } from './feed-target.js';
 import { expandFeedUri, uriParams } from './feed-uri.js';
-import { openStagedStorage, type StagedStorage } from './staged-storage.js';
+import { keepStaleWorkingFiles, openStagedStorage, type StagedStorage } from './staged-storage.js';
 
 /** A call into an exporter (a FEED_EXPORTERS user's class, maybe) that threw: the message names the class and method. */
 class ExporterError extends Error {}
@@ -181,6 +181,9 @@ export class FeedExporter {
     if (feeds.some((feed) => feed.plugins.length > 0 || remoteFeedTarget(feed.uri) !== undefined)) {
       if (!existsSync(tempDir) || !statSync(tempDir).isDirectory()) {
         throw new FeedConfigError(`FEED_TEMPDIR '${tempDir}' is not a folder: create it, or set FEED_TEMPDIR to a folder where the local copies of remote and post-processed feeds can be written`);
+      }
+      for (const { from, to, pid } of keepStaleWorkingFiles(tempDir)) {
+        this.options.logger.warning(`A run that was killed (process ${pid}, no longer running) left the items it exported in ${from}: kept as ${to} (deliver it from there)`);
       }
     }
     try {

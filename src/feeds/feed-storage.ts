@@ -96,7 +96,7 @@ export function tempFilePath(path: string, pid: number = process.pid): string {
 }
 
 /** Whether a process with this pid exists: kill(pid, 0) fails with ESRCH when none does (EPERM: it exists, someone else's). */
-function isRunning(pid: number): boolean {
+export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -12,10 +12,10 @@
  * `undelivered-…` name (undeliveredPath), which no run writes to, and tells
  * where.
  */
-import { closeSync, fstatSync, openSync, renameSync, rmSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { FeedError } from './feed-errors.js';
-import { writeAll, type FeedStorage } from './feed-storage.js';
+import { isRunning, writeAll, type FeedStorage } from './feed-storage.js';
 import type { FeedStorageKind } from './feed-target.js';
 
 let serial = 0;
@@ -36,6 +36,39 @@ export function undeliveredPath(folder: string, fileName: string): string {
 /** A name for a working file of this process in `folder`, saying which feed it belongs to. */
 export function workingPath(folder: string, fileName: string): string {
   return join(folder, `seine-feed-${process.pid}-${++serial}-${fileName}`);
+}
+
+const WORKING = /^seine-feed-([1-9]\d{0,9})-\d+-(.+)$/;
+
+/**
+ * The working files a killed run (kill -9, a crash) left in `folder`, whose
+ * process no longer runs, moved to `undelivered-…` names: they hold the
+ * items that run exported, which nothing will deliver now. Returns what
+ * was moved, for one WARNING each.
+ */
+export function keepStaleWorkingFiles(folder: string): Array<{ from: string; to: string; pid: number }> {
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return [];
+  }
+  const kept: Array<{ from: string; to: string; pid: number }> = [];
+  for (const name of names.sort()) {
+    const match = WORKING.exec(name);
+    if (match === null) continue;
+    const pid = Number(match[1]);
+    if (pid === process.pid || isRunning(pid)) continue;
+    const from = join(folder, name);
+    const to = undeliveredPath(folder, match[2]!);
+    try {
+      renameSync(from, to);
+      kept.push({ from, to, pid });
+    } catch {
+      // another run moved it first, or it is not ours
+    }
+  }
+  return kept;
 }
 
 export function openStagedStorage(uri: string, fileName: string, tempDir: string, kind: FeedStorageKind): StagedStorage {
