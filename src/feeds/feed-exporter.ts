@@ -43,7 +43,8 @@ import type { ResolvedFeed } from './feed-settings.js';
 import { checkFeedFolder, feedFilePath, openStorage, type FeedStorage } from './feed-storage.js';
 import { remoteFeedTarget, type RemoteFeedTarget } from './feed-target.js';
 import { expandFeedUri, uriParams } from './feed-uri.js';
-import { keepStaleWorkingFiles, openStagedStorage, type StagedStorage } from './staged-storage.js';
+import { openStagedStorage, type StagedStorage } from './staged-storage.js';
+import { preflightFeeds } from './feed-preflight.js';
 
 /** A call into an exporter (a FEED_EXPORTERS user's class, maybe) that threw: the message names the class and method. */
 class ExporterError extends Error {}
@@ -166,26 +167,7 @@ export class FeedExporter {
       retry: options.retry,
     };
     // Every path is checked before any file is opened, so a bad second feed leaves the first one's old file untouched.
-    for (const feed of feeds) {
-      const uri = expandFeedUri(feed.uri, params);
-      const remote = remoteFeedTarget(uri);
-      if (typeof remote === 'string') throw new FeedConfigError(`Cannot deliver the feed '${feed.uri}': ${remote}`);
-      if (remote === undefined) checkFeedFolder(uri);
-      if (feed.appendRequested) {
-        // Scrapy's warning for S3; seine's FTP and SFTP stores replace files too.
-        this.options.logger.warning(
-          `${remote!.kind.replace('FeedStorage', '')} feeds are replaced, not appended to: ${maskUrlCredentials(feed.uri)} will be overwritten. To suppress this warning, remove the overwrite option from your FEEDS setting or set it to true`,
-        );
-      }
-    }
-    if (feeds.some((feed) => feed.plugins.length > 0 || remoteFeedTarget(feed.uri) !== undefined)) {
-      if (!existsSync(tempDir) || !statSync(tempDir).isDirectory()) {
-        throw new FeedConfigError(`FEED_TEMPDIR '${tempDir}' is not a folder: create it, or set FEED_TEMPDIR to a folder where the local copies of remote and post-processed feeds can be written`);
-      }
-      for (const { from, to, pid } of keepStaleWorkingFiles(tempDir)) {
-        this.options.logger.warning(`A run that was killed (process ${pid}, no longer running) left the items it exported in ${from}: kept as ${to} (deliver it from there)`);
-      }
-    }
+    preflightFeeds(feeds, params, tempDir, (message) => this.options.logger.warning(message));
     try {
       for (const feed of feeds) this.#slots.push(this.#openSlot(feed, 1));
     } catch (error) {
