@@ -144,9 +144,15 @@ describe('chains, appending, batches', () => {
 
   it('compresses each batch into its own file, and leaves nothing in FEED_TEMPDIR', async () => {
     const feeds = exporter({ [join(dir, 'batch-%(batch_id)d.jsonl.gz')]: { format: 'jsonlines', postprocessing: ['GzipPlugin'], batch_item_count: 2 } });
-    for (const item of ITEMS.slice(0, 5)) feeds.exportItem(item);
-    await feeds.close();
     const lines = plain.split('\n');
+    feeds.exportItem(ITEMS[0]!);
+    feeds.exportItem(ITEMS[1]!);
+    // Batch 1 is compressed into place while the crawl goes on, before the feeds close.
+    for (let wait = 0; logs.length === 0 && wait < 200; wait++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(logs).toEqual([`INFO: Stored jsonlines feed (2 items) in: ${join(dir, 'batch-1.jsonl.gz')}`]);
+    expect(pythonRead('gzip', join(dir, 'batch-1.jsonl.gz'))).toBe(lines.slice(0, 2).join('\n') + '\n');
+    for (const item of ITEMS.slice(2, 5)) feeds.exportItem(item);
+    await feeds.close();
     expect(pythonRead('gzip', join(dir, 'batch-1.jsonl.gz'))).toBe(lines.slice(0, 2).join('\n') + '\n');
     expect(pythonRead('gzip', join(dir, 'batch-3.jsonl.gz'))).toBe(lines[4] + '\n');
     expect(readdirSync(temp)).toEqual([]);
