@@ -11,7 +11,7 @@ import { putWithRetries } from '../../src/stores/retrying-put.js';
 import { StoreError } from '../../src/stores/store-error.js';
 import { openStore } from '../../src/stores/store-registry.js';
 import { FTP_PASSWORD, FTP_USER, startFtpServer, type FtpTestServer } from '../helpers/ftp-server.js';
-import { fileMd5, patternMd5, patternStream, stallingStream } from './fixtures/bodies.js';
+import { failingStream, fileMd5, patternMd5, patternStream, stallingStream } from './fixtures/bodies.js';
 
 function settings(values: Record<string, unknown> = {}): { get(name: string): unknown } {
   return { get: (name) => values[name] };
@@ -57,6 +57,14 @@ describe.each([
     });
     expect(keys.map((key) => fileMd5(join(server.root, 'many', key)))).toEqual(keys.map(() => patternMd5(1)));
     expect(stats.every((found) => found !== undefined)).toBe(true);
+  });
+
+  it("fails a put whose body fails (a truncated download) with the body's error, leaving nothing, and goes on", async () => {
+    await withStore(server.uri('cut'), async (store) => {
+      await expect(store.put('t.bin', failingStream(2))).rejects.toThrow(`Could not store ${server.uri('cut').replace(FTP_PASSWORD, '***')}/t.bin: truncated download`);
+      await store.put('after.txt', Buffer.from('after'));
+    });
+    expect(readdirSync(join(server.root, 'cut'))).toEqual(['after.txt']);
   });
 
   it('stats an object by its MDTM time, with no checksum, and a missing one as undefined', async () => {

@@ -13,7 +13,7 @@ import { putWithRetries } from '../../src/stores/retrying-put.js';
 import { StoreError } from '../../src/stores/store-error.js';
 import { openStore } from '../../src/stores/store-registry.js';
 import { startS3Server, S3_KEY_ID, type S3TestServer } from '../helpers/s3-server.js';
-import { fileMd5, md5, patternMd5, patternStream } from './fixtures/bodies.js';
+import { failingStream, fileMd5, md5, patternMd5, patternStream } from './fixtures/bodies.js';
 
 let server: S3TestServer;
 beforeAll(async () => {
@@ -45,6 +45,17 @@ describe('s3:// store', () => {
     expect(readFileSync(objectFile('media/full/small.txt'), 'utf8')).toBe('hello');
     const metadata = JSON.parse(readFileSync(join(server.root, server.bucket, 'media/full/small.txt._S3rver_metadata.json'), 'utf8')) as Record<string, string>;
     expect(metadata['content-type']).toBe('text/plain');
+  });
+
+  it("fails a put whose body fails (a truncated download) with the body's error, storing nothing, and goes on", async () => {
+    await withStore(server.uri('cut'), server.settings(), async (store) => {
+      for (const megabytes of [1, 7]) {
+        await expect(store.put('t.bin', failingStream(megabytes))).rejects.toThrow(`Could not store s3://${server.bucket}/cut/t.bin: truncated download`);
+        expect(await store.stat('t.bin')).toBeUndefined();
+      }
+      await store.put('after.txt', Buffer.from('after'));
+    });
+    expect(readFileSync(objectFile('cut/after.txt'), 'utf8')).toBe('after');
   });
 
   it('takes puts made at once, as the media pipeline makes them', async () => {

@@ -80,6 +80,9 @@ export class FtpStore implements ObjectStore {
     return this.queue.run(async () => {
       const path = pathUnder(this.config.uri.path, key);
       const temporary = posix.join(posix.dirname(path), `.${posix.basename(path)}.${process.pid}.seine-tmp`);
+      // A body that fails (a truncated download) is the reason, not what basic-ftp then says of the data connection.
+      let bodyError: unknown;
+      if (!Buffer.isBuffer(body)) body.once('error', (error) => (bodyError ??= error));
       try {
         const client = await this.connected();
         await client.ensureDir(posix.dirname(path));
@@ -87,13 +90,26 @@ export class FtpStore implements ObjectStore {
         await client.rename(temporary, path);
       } catch (error) {
         if (!Buffer.isBuffer(body)) body.destroy();
-        if (this.client && !this.client.closed) await this.client.remove(temporary, true).catch(() => undefined);
-        // A connection that failed mid-transfer is in no state to be reused.
-        if (!isFtpReply(error)) this.dropConnection();
+        await this.removeAfterFailure(temporary, bodyError !== undefined || isFtpReply(error));
         const hint = isCertificateError(error) ? 'set FTPS_VERIFY to false to accept a self-signed certificate' : undefined;
-        throw storeFailure(this.targetOf(key), error, [this.config.uri.password], hint);
+        throw storeFailure(this.targetOf(key), bodyError ?? error, [this.config.uri.password], hint);
       }
     });
+  }
+
+  /**
+   * Removes what a failed put left under its temporary name. A transfer cut
+   * on our side leaves the connection mid-command, so a new one does it; a
+   * server that failed (a reset, a timeout) is not asked again.
+   */
+  private async removeAfterFailure(temporary: string, serverAlive: boolean): Promise<void> {
+    this.dropConnection();
+    if (!serverAlive) return;
+    try {
+      await (await this.connected()).remove(temporary, true);
+    } catch {
+      this.dropConnection();
+    }
   }
 
   stat(key: string): Promise<StoredObject | undefined> {

@@ -99,6 +99,9 @@ export class S3Store implements ObjectStore {
   }
 
   async put(key: string, body: Readable | Buffer, options: PutOptions = {}): Promise<void> {
+    // A body that fails (a truncated download) is the reason, not what aborting the multipart upload then says.
+    let bodyError: unknown;
+    if (!Buffer.isBuffer(body)) body.once('error', (error) => (bodyError ??= error));
     try {
       const { Upload } = s3Storage();
       const upload = new Upload({
@@ -116,7 +119,7 @@ export class S3Store implements ObjectStore {
       });
       await upload.done();
     } catch (error) {
-      throw storeFailure(`${this.displayUri}/${key}`, error, this.secrets());
+      throw storeFailure(`${this.displayUri}/${key}`, bodyError ?? error, this.secrets());
     }
   }
 

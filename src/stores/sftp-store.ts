@@ -119,6 +119,8 @@ export class SftpStore implements ObjectStore {
       } catch (error) {
         if (!Buffer.isBuffer(body)) body.destroy();
         await this.client?.delete(temporary, true).catch(() => undefined);
+        // The package notices a lost session only by its events, which may come after the failure: start afresh next time.
+        await this.dropSession();
         throw storeFailure(`${this.displayUri}/${key}`, error, this.secrets());
       }
     });
@@ -130,18 +132,26 @@ export class SftpStore implements ObjectStore {
         const found = await (await this.connected()).stat(pathUnder(this.config.uri.path, key));
         // SFTP has no checksum of a file short of reading it back.
         return found.isFile ? { lastModified: found.modifyTime, checksum: undefined } : undefined;
-      } catch {
+      } catch (error) {
+        if (!/no such file/i.test((error as Error).message)) await this.dropSession();
         return undefined;
       }
     });
   }
 
+  private async dropSession(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    if (!client) return;
+    // end() waits for the server to close the session: a server that went silent is not waited for past a second.
+    let timer: NodeJS.Timeout | undefined;
+    const giveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, 1000)));
+    await Promise.race([client.end().catch(() => undefined), giveUp]);
+    clearTimeout(timer);
+  }
+
   async close(): Promise<void> {
-    await this.queue.run(async () => {
-      const client = this.client;
-      this.client = undefined;
-      await client?.end().catch(() => undefined);
-    });
+    await this.queue.run(() => this.dropSession());
   }
 }
 
