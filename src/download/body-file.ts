@@ -46,27 +46,28 @@ export class BodyFileWriter {
     return new Promise<BodyFile>((resolve, reject) => {
       this.#out.end(() => {
         if (this.#error !== null) {
-          this.discard();
-          reject(this.#error);
+          const error = this.#error;
+          void this.discard().then(() => reject(error));
           return;
         }
         resolve({ path: this.path, size: this.#size, md5: this.#md5.digest('hex') });
       });
       this.#out.once('error', (error) => {
-        this.discard();
-        reject(error);
+        void this.discard().then(() => reject(error));
       });
     });
   }
 
-  /** The download failed: the partial file goes. */
-  discard(): void {
-    // The file is opened asynchronously: removed once the stream has closed, or an unlink before the open would miss it.
-    const remove = (): void => unlink(this.path, () => undefined);
-    if (this.#out.closed) remove();
-    else {
-      this.#out.once('close', remove);
-      this.#out.destroy();
-    }
+  /** The download failed: the partial file goes. Resolves once it is gone, so the failure is reported after. */
+  discard(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      // The file is opened asynchronously: removed once the stream has closed, or an unlink before the open would miss it.
+      const remove = (): void => unlink(this.path, () => resolve());
+      if (this.#out.closed) remove();
+      else {
+        this.#out.once('close', remove);
+        this.#out.destroy();
+      }
+    });
   }
 }

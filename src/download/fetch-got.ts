@@ -195,25 +195,27 @@ function transfer(client: Got, url: string, request: Request, gotOptions: Stream
       const partial = file;
       file = null;
       const known = state.failure();
+      // The partial file is removed before the failure is reported: nothing is left behind once the download has failed.
+      const rejectWith = (error: unknown): void => {
+        if (partial === null) reject(error);
+        else void partial.discard().then(() => reject(error));
+      };
       if (known !== null) {
-        partial?.discard();
-        reject(known);
+        rejectWith(known);
         return;
       }
       let mapped = mapDownloadError(error, context);
       if (mapped instanceof InvalidResponseError && mapped.parserCode === 'HPE_HEADER_OVERFLOW') mapped = new HeadersTooLargeError(request.url, state.maxHeaderSize, { cause: mapped.cause });
       const code = (mapped.cause as { code?: unknown } | undefined)?.code;
       if (!context.responseReceived && clientRequest?.reusedSocket === true && typeof code === 'string' && STALE_SOCKET_CODES.has(code)) {
-        reject(new StaleSocket(mapped));
+        rejectWith(new StaleSocket(mapped));
       } else if (context.responseReceived && !state.failOnDataLoss && mapped instanceof ConnectionLostError) {
         settled = false;
         if (partial === null) finish(collected.take(), ['dataloss']);
         else partial.finish().then((bodyFile) => finish(EMPTY_BODY, ['dataloss'], bodyFile), reject);
-        return;
       } else {
-        reject(mapped);
+        rejectWith(mapped);
       }
-      partial?.discard();
     };
 
     stream.on('request', (req: ClientRequest) => {
@@ -260,7 +262,12 @@ function transfer(client: Got, url: string, request: Request, gotOptions: Stream
     stream.once('end', () => {
       if (file !== null) {
         const done = file;
-        done.finish().then((bodyFile) => finish(EMPTY_BODY, [], bodyFile), failWith);
+        file = null;
+        done.finish().then((bodyFile) => {
+          // The transfer failed meanwhile (an error after the last byte): the file goes with it.
+          if (settled) void done.discard();
+          else finish(EMPTY_BODY, [], bodyFile);
+        }, failWith);
         return;
       }
       let body: Buffer;

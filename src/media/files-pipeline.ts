@@ -165,9 +165,20 @@ export class FilesPipeline implements ItemPipeline {
   protected modifyMediaRequest(request: Request): void {
     if (this.allowRedirects) request.meta.handle_httpstatus_list = ALL_BUT_REDIRECTS;
     else request.meta.handle_httpstatus_all = true;
-    if (!this.settings.getBool('HTTPCACHE_ENABLED')) {
+    if (this.streamsBodies && !this.settings.getBool('HTTPCACHE_ENABLED')) {
       request.meta.body_to_file = true;
     }
+  }
+
+  /**
+   * True: bodies are streamed to a temporary file (a file of any size within
+   * DOWNLOAD_MAXSIZE never sits in memory). ImagesPipeline says false: the
+   * decoder holds the whole image anyway (its pixels take more room than its
+   * file), and decoding from memory rather than reopening a file for the full
+   * image and each thumbnail costs less (docs/media.md).
+   */
+  protected get streamsBodies(): boolean {
+    return true;
   }
 
   /** Scrapy's referer_str(): the request's Referer header, or None. */

@@ -46,6 +46,11 @@ export class ImagesPipeline extends FilesPipeline {
     this.keepFormats = settings.getList('IMAGES_KEEP_FORMATS').map(String);
   }
 
+  /** Images are decoded whole: their bodies stay in memory (FilesPipeline.streamsBodies). */
+  protected override get streamsBodies(): boolean {
+    return false;
+  }
+
   override fileDownloaded(response: Response, request: Request, info: MediaInfo, options: MediaItemOption = {}): Promise<string> {
     return this.imageDownloaded(response, request, info, options);
   }
