@@ -48,11 +48,16 @@ async function serialized(warcio: Warcio, record: WARCRecord, index: SerializedR
 function rereadFile(warcio: Warcio, path: string): BaseSerializerBuffer {
   return new (class extends warcio.BaseSerializerBuffer {
     write(): void {}
-    async *readAll(): AsyncIterable<Uint8Array> {
-      yield* createReadStream(path) as AsyncIterable<Buffer>;
+    readAll(): AsyncIterable<Uint8Array> {
+      return fileChunks(path);
     }
     purge(): void {}
   })();
+}
+
+/** A file's bytes, opened when first read (a record never written leaves no descriptor open). */
+async function* fileChunks(path: string): AsyncIterable<Uint8Array> {
+  yield* createReadStream(path) as AsyncIterable<Buffer>;
 }
 
 /** The records of one capture, in file order: response, request, then the rendered DOM if any. */
@@ -72,7 +77,7 @@ export async function captureRecords(warcio: Warcio, capture: Capture): Promise<
         ...(capture.truncated === null ? {} : { 'WARC-Truncated': capture.truncated }),
       },
     },
-    capture.responseBodyFile === null ? [capture.responseBody] : (createReadStream(capture.responseBodyFile.path) as AsyncIterable<Buffer>),
+    capture.responseBodyFile === null ? [capture.responseBody] : fileChunks(capture.responseBodyFile.path),
   );
   const request = warcio.WARCRecord.create(
     {
