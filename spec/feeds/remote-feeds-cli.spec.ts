@@ -11,6 +11,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliDecompressSync } from 'node:zlib';
 import { startSite, type TestSite } from '../helpers/site-server.js';
 import { startFtpServer, FTP_PASSWORD, type FtpTestServer } from '../helpers/ftp-server.js';
 import { startSftpServer, type SftpTestServer } from '../helpers/sftp-server.js';
@@ -152,6 +153,34 @@ describe('seine runspider -o to remote stores', () => {
     expect(result.stderr).toContain("'feedexport/success_count/S3FeedStorage': 5");
     // The credentials came from settings, and none of them is printed.
     expect(result.stderr).not.toMatch(/AWS_SECRET_ACCESS_KEY.*S3RVER/);
+  }, 60_000);
+});
+
+describe('post-processing through the binary', () => {
+  it('FEEDS with each built-in plugin: every file decompresses to the plain feed of the same crawl', async () => {
+    const out = join(dir, 'compressed');
+    mkdirSync(out);
+    const feeds = JSON.stringify({
+      [join(out, 'plain.jsonl')]: { format: 'jsonlines' },
+      [join(out, 'items.jsonl.gz')]: { format: 'jsonlines', postprocessing: ['GzipPlugin'] },
+      [join(out, 'items.jsonl.xz')]: { format: 'jsonlines', postprocessing: ['LZMAPlugin'] },
+      [join(out, 'items.jsonl.bz2')]: { format: 'jsonlines', postprocessing: ['Bz2Plugin'] },
+      [join(out, 'items.jsonl.br')]: { format: 'jsonlines', postprocessing: ['BrotliPlugin'] },
+      [join(out, 'items.jsonl.zst')]: { format: 'jsonlines', postprocessing: ['ZstdPlugin'] },
+    });
+    const result = await runSeine(['runspider', 'quotes.ts', '-s', `FEEDS=${feeds}`, '-s', `FEED_TEMPDIR=${temp}`, ...QUIET], dir);
+    expect(result.stderr).not.toMatch(/ ERROR: | CRITICAL: |^seine: /m);
+    expect(result.status).toBe(0);
+    expect(readFileSync(join(out, 'plain.jsonl'), 'utf8')).toBe(ITEMS_JSONL);
+    const read = (module: string, name: string): string =>
+      spawnSync('/usr/bin/python3', ['-c', `import sys, ${module}; sys.stdout.write(${module}.open(sys.argv[1]).read().decode())`, join(out, name)], { encoding: 'utf8' }).stdout;
+    expect(read('gzip', 'items.jsonl.gz')).toBe(ITEMS_JSONL);
+    expect(read('lzma', 'items.jsonl.xz')).toBe(ITEMS_JSONL);
+    expect(read('bz2', 'items.jsonl.bz2')).toBe(ITEMS_JSONL);
+    expect(brotliDecompressSync(readFileSync(join(out, 'items.jsonl.br'))).toString('utf8')).toBe(ITEMS_JSONL);
+    expect(spawnSync('zstd', ['-dc', join(out, 'items.jsonl.zst')], { encoding: 'utf8' }).stdout).toBe(ITEMS_JSONL);
+    expect(result.stderr).toContain("'feedexport/success_count/FileFeedStorage': 6");
+    expect(readdirSync(temp)).toEqual([]);
   }, 60_000);
 });
 
