@@ -6,7 +6,8 @@
  * not verify SigV4 signatures: a wrong secret is accepted, so a refused
  * credential is tested with an unknown key id.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,7 +25,7 @@ export const S3_KEY_ID = 'S3RVER';
 export const S3_SECRET = 'S3RVER';
 
 export interface S3TestServer {
-  /** http://127.0.0.1:<port>: the value of AWS_ENDPOINT_URL. */
+  /** http://127.0.0.1:<port> (https:// with tls): the value of AWS_ENDPOINT_URL. */
   readonly endpoint: string;
   readonly bucket: string;
   /** Where s3rver keeps the bucket's objects (`<root>/<bucket>/<key>._S3rver_object`). */
@@ -40,12 +41,20 @@ export interface S3TestServer {
   close(): Promise<void>;
 }
 
-export async function startS3Server(options: { bucket?: string; port?: number } = {}): Promise<S3TestServer> {
+/** With `tls`, s3rver serves HTTPS with a self-signed certificate made at start (openssl). */
+export async function startS3Server(options: { bucket?: string; port?: number; tls?: boolean } = {}): Promise<S3TestServer> {
   const S3rver = requireHere('s3rver') as S3rverClass;
   const bucket = options.bucket ?? 'seine-test';
   const root = mkdtempSync(join(tmpdir(), 'seine-s3-'));
+  let tls: { key: Buffer; cert: Buffer } | undefined;
+  if (options.tls) {
+    const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=127.0.0.1', '-days', '1', '-keyout', join(root, 'key.pem'), '-out', join(root, 'cert.pem')], { encoding: 'utf8' });
+    if (made.status !== 0) throw new Error(`cannot start the S3 test server with TLS: openssl failed: ${made.stderr.trim()}`);
+    tls = { key: readFileSync(join(root, 'key.pem')), cert: readFileSync(join(root, 'cert.pem')) };
+  }
   const launch = async (port: number): Promise<{ server: S3rverInstance; port: number }> => {
     const server = new S3rver({
+      ...tls,
       address: '127.0.0.1',
       port,
       directory: root,
@@ -63,7 +72,7 @@ export async function startS3Server(options: { bucket?: string; port?: number } 
     server.httpServer.closeAllConnections();
     await closing;
   };
-  const endpoint = `http://127.0.0.1:${port}`;
+  const endpoint = `${tls ? 'https' : 'http'}://127.0.0.1:${port}`;
   let closed = false;
   let restarting: Promise<void> = Promise.resolve();
   return {

@@ -58,6 +58,20 @@ describe('s3:// store', () => {
     expect(readFileSync(objectFile('cut/after.txt'), 'utf8')).toBe('after');
   });
 
+  it('refuses a server whose certificate it cannot verify unless AWS_VERIFY is false', async () => {
+    const secure = await startS3Server({ tls: true });
+    try {
+      const strict = await openStore(secure.uri('tls'), secure.settings());
+      await expect(strict.put('a.txt', Buffer.from('a')).finally(() => strict.close())).rejects.toThrow(
+        `Could not store s3://${secure.bucket}/tls/a.txt: self-signed certificate; set AWS_VERIFY to false to accept a self-signed certificate`,
+      );
+      await withStore(secure.uri('tls'), secure.settings({ AWS_VERIFY: false }), (store) => store.put('a.txt', Buffer.from('trusted')));
+      expect(readFileSync(join(secure.root, secure.bucket, 'tls/a.txt._S3rver_object'), 'utf8')).toBe('trusted');
+    } finally {
+      await secure.close();
+    }
+  });
+
   it('takes puts made at once, as the media pipeline makes them', async () => {
     const keys = Array.from({ length: 8 }, (_, i) => `many/${i}.txt`);
     await withStore(server.uri(), server.settings(), (store) => Promise.all(keys.map((key) => store.put(key, Buffer.from(key)))));

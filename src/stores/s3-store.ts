@@ -14,7 +14,7 @@ import type * as S3Sdk from '@aws-sdk/client-s3';
 import type * as S3Storage from '@aws-sdk/lib-storage';
 import { lazyPackage } from '../errors/lazy-package.js';
 import type { ObjectStore, PutOptions, StoredObject } from './object-store.js';
-import { storeFailure } from './store-failure.js';
+import { isCertificateError, storeFailure } from './store-failure.js';
 import type { StoreOptions, StoreSettings } from './store-registry.js';
 import { boolSetting, storeTimeoutMs, stringSetting } from './store-settings.js';
 import { parseStoreUri } from './store-uri.js';
@@ -119,7 +119,8 @@ export class S3Store implements ObjectStore {
       });
       await upload.done();
     } catch (error) {
-      throw storeFailure(`${this.displayUri}/${key}`, bodyError ?? error, this.secrets());
+      const hint = isCertificateError(error) ? 'set AWS_VERIFY to false to accept a self-signed certificate' : undefined;
+      throw storeFailure(`${this.displayUri}/${key}`, bodyError ?? error, this.secrets(), hint);
     }
   }
 
