@@ -56,7 +56,7 @@ export class FtpStore implements ObjectStore {
       await client.access({
         host: uri.host,
         port: uri.port ?? 21,
-        // Anonymous FTP's convention, as basic-ftp's and Scrapy's defaults.
+        // Anonymous FTP's convention (RFC 1635), basic-ftp's defaults.
         user: uri.user ?? 'anonymous',
         password: uri.password ?? 'guest',
         secure,
