@@ -19,25 +19,26 @@ const SERVER_SCRIPT = String.raw`
 import sys, logging
 from pyftpdlib.authorizers import DummyAuthorizer
 from pyftpdlib.servers import FTPServer
-root, port, user, password, anonymous, certfile, passive = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5] == '1', sys.argv[6], sys.argv[7] == '1'
+root, port, user, password, anonymous, tls, passive = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5] == '1', sys.argv[6] == '1', sys.argv[7] == '1'
 logging.basicConfig(level=logging.CRITICAL)
 authorizer = DummyAuthorizer()
 authorizer.add_user(user, password, root, perm='elradfmwMT')
 if anonymous:
     authorizer.add_anonymous(root, perm='elradfmwMT')
-if certfile:
+if tls:
     from pyftpdlib.handlers import TLS_FTPHandler as Handler
-    import os
+    import os, base64
     from OpenSSL import crypto
-    if os.path.exists(certfile):  # a restart keeps its certificate (and skips the slow key generation)
-        pem = open(certfile, 'rb').read()
+    pem = base64.b64decode(os.environ.get('SEINE_FTP_TEST_PEM', ''))
+    if pem:  # made by an earlier server of this process: RSA key generation takes a second
         key, cert = crypto.load_privatekey(crypto.FILETYPE_PEM, pem), crypto.load_certificate(crypto.FILETYPE_PEM, pem)
     else:
         key = crypto.PKey(); key.generate_key(crypto.TYPE_RSA, 2048)
         cert = crypto.X509(); cert.get_subject().CN = '127.0.0.1'
         cert.set_serial_number(1); cert.gmtime_adj_notBefore(-60); cert.gmtime_adj_notAfter(86400)
         cert.set_issuer(cert.get_subject()); cert.set_pubkey(key); cert.sign(key, 'sha256')
-        open(certfile, 'wb').write(crypto.dump_privatekey(crypto.FILETYPE_PEM, key) + crypto.dump_certificate(crypto.FILETYPE_PEM, cert))
+        pem = crypto.dump_privatekey(crypto.FILETYPE_PEM, key) + crypto.dump_certificate(crypto.FILETYPE_PEM, cert)
+        print('PEM', base64.b64encode(pem).decode(), flush=True)
     from OpenSSL import SSL
     context = SSL.Context(SSL.TLS_SERVER_METHOD)
     context.use_privatekey(key); context.use_certificate(cert)
@@ -93,9 +94,13 @@ export function pyftpdlibMissing(): string | undefined {
     : 'cannot start the FTP test server: /usr/bin/python3 with pyftpdlib and pyOpenSSL is needed (apt-get install python3-pyftpdlib python3-openssl; `npm test` installs them)';
 }
 
-function launch(root: string, port: number, tls: boolean, anonymous: boolean, certfile: string, passive: boolean): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn('/usr/bin/python3', ['-c', SERVER_SCRIPT, root, String(port), FTP_USER, FTP_PASSWORD, anonymous ? '1' : '0', tls ? certfile : '', passive ? '1' : '0'], {
+/** The self-signed certificate and key (PEM, base64) the first FTPS server made: the next ones reuse it, in memory only. */
+let sharedPem = '';
+
+function launch(root: string, port: number, tls: boolean, anonymous: boolean, passive: boolean): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn('/usr/bin/python3', ['-c', SERVER_SCRIPT, root, String(port), FTP_USER, FTP_PASSWORD, anonymous ? '1' : '0', tls ? '1' : '0', passive ? '1' : '0'], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, SEINE_FTP_TEST_PEM: sharedPem },
   });
   return new Promise((resolve, reject) => {
     let output = '';
@@ -109,6 +114,7 @@ function launch(root: string, port: number, tls: boolean, anonymous: boolean, ce
     const onData = (chunk: Buffer): void => {
       if (started) return; // drained, not kept
       output += chunk.toString();
+      sharedPem ||= /^PEM (\S+)$/m.exec(output)?.[1] ?? '';
       const match = /^PORT (\d+)$/m.exec(output);
       if (match) {
         started = true;
@@ -141,8 +147,7 @@ export async function startFtpServer(options: { tls?: boolean; anonymous?: boole
   const dir = mkdtempSync(join(tmpdir(), 'seine-ftp-'));
   const root = join(dir, 'root');
   mkdirSync(root);
-  const certfile = join(dir, 'cert.pem');
-  let { child, port } = await launch(root, 0, tls, anonymous, certfile, passive);
+  let { child, port } = await launch(root, 0, tls, anonymous, passive);
   const scheme = tls ? 'ftps' : 'ftp';
   let restarting: Promise<void> = Promise.resolve();
   return {
@@ -156,7 +161,7 @@ export async function startFtpServer(options: { tls?: boolean; anonymous?: boole
     restart: () =>
       (restarting = (async () => {
         await kill(child);
-        ({ child, port } = await launch(root, port, tls, anonymous, certfile, passive));
+        ({ child, port } = await launch(root, port, tls, anonymous, passive));
       })()),
     close: async () => {
       // A restart a test started without waiting for must not leave a server behind.
