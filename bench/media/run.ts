@@ -51,7 +51,7 @@ seine runs from its build (npm run build); Scrapy with /usr/bin/python3
 
 interface Options { images: number; scrapy: boolean; feedMb: number; keep: boolean; help: boolean }
 
-function parseOptions(args: string[]): Options {
+export function parseOptions(args: string[]): Options {
   const { values } = parseArgs({
     args,
     options: {
@@ -81,7 +81,7 @@ function countFiles(dir: string): number {
   return existsSync(dir) ? readdirSync(dir).length : 0;
 }
 
-interface Result { m: CrawlerMeasurement; served: number; full: number; thumbs: number[] }
+export interface Result { m: CrawlerMeasurement; served: number; full: number; thumbs: number[] }
 
 async function measure(command: CrawlerCommand, store: string, site: string): Promise<Result> {
   const [load] = loadavg();
@@ -110,7 +110,7 @@ function command(crawler: 'seine' | 'Scrapy', work: string, site: string, pages:
 const fixed = (value: number, digits: number): string =>
   Number.isFinite(value) ? value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '—';
 
-function report(results: Result[], images: number): string[] {
+export function report(results: Result[], images: number): string[] {
   const header = ['crawler', 'images', 'thumbs', 'items', 'seconds', 'images/s', 'CPU s', 'CPU ms/image', 'peak RSS MB'];
   const rows = results.map(({ m, full, thumbs }) => [
     m.crawler, String(full), thumbs.join('+'), String(m.feedItems), fixed(m.wallSeconds, 1), fixed(full / m.wallSeconds, 1),
