@@ -188,16 +188,18 @@ describe('remote feeds', () => {
     expect(stats).toEqual({ 'feedexport/failed_count/S3FeedStorage': 1, 'feedexport/success_count/S3FeedStorage': 2 });
   }, 30_000);
 
-  it('keeps what a killed run left in FEED_TEMPDIR under an undelivered name, with a WARNING', async () => {
+  it('keeps what a killed run left in FEED_TEMPDIR for the same feed under an undelivered name, with a WARNING; other feeds\' files are left alone', async () => {
     // A process that has exited: its pid names a run that no longer runs.
     const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
-    writeFileSync(join(temp, `seine-feed-${gone}-3-items.jsonl`), '{"n": 1}\n');
-    const feeds = exporter({ [server.uri('after-kill.jsonl')]: { format: 'jsonlines' } });
+    writeFileSync(join(temp, `seine-feed-${gone}-3-items-7.jsonl`), '{"n": 1}\n');
+    writeFileSync(join(temp, `seine-feed-${gone}-4-other.jsonl`), '{"n": 2}\n');
+    const feeds = exporter({ [server.uri('after-kill/items-%(batch_id)d.jsonl')]: { format: 'jsonlines' } });
+    expect(readdirSync(temp)).toContain(`seine-feed-${gone}-4-other.jsonl`);
     const [kept] = readdirSync(temp).filter((name) => name.startsWith('undelivered-'));
-    expect(kept).toMatch(/^undelivered-.+-items\.jsonl$/);
+    expect(kept).toMatch(/^undelivered-.+-items-7\.jsonl$/);
     expect(readFileSync(join(temp, kept!), 'utf8')).toBe('{"n": 1}\n');
     expect(logs).toEqual([
-      `WARNING: A run that was killed (process ${gone}, no longer running) left the items it exported in ${join(temp, `seine-feed-${gone}-3-items.jsonl`)}: kept as ${join(temp, kept!)} (deliver it from there)`,
+      `WARNING: A run that was killed (process ${gone}, no longer running) left the items it exported in ${join(temp, `seine-feed-${gone}-3-items-7.jsonl`)}: kept as ${join(temp, kept!)} (deliver it from there)`,
     ]);
     await feeds.close();
   });

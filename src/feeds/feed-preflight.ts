@@ -15,6 +15,13 @@ import { remoteFeedTarget } from './feed-target.js';
 import { expandFeedUri } from './feed-uri.js';
 import { keepStaleWorkingFiles } from './staged-storage.js';
 
+/** The file names a feed's URI template can give: its last segment, each placeholder any text. */
+function fileNamePattern(template: string): RegExp {
+  const last = template.split(/[/\\]/).pop()!;
+  const parts = last.split(/%(?:\([^)]*\))?[-#0 +]*\d*[sdi]/).map((part) => part.replaceAll('%%', '%').replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${parts.join('.+')}$`);
+}
+
 export function preflightFeeds(feeds: readonly ResolvedFeed[], params: Record<string, unknown>, tempDir: string, warn: (message: string) => void): void {
   for (const feed of feeds) {
     const uri = expandFeedUri(feed.uri, params);
@@ -32,7 +39,8 @@ export function preflightFeeds(feeds: readonly ResolvedFeed[], params: Record<st
   if (!existsSync(tempDir) || !statSync(tempDir).isDirectory()) {
     throw new FeedConfigError(`FEED_TEMPDIR '${tempDir}' is not a folder: create it, or set FEED_TEMPDIR to a folder where the local copies of remote and post-processed feeds can be written`);
   }
-  for (const { from, to, pid } of keepStaleWorkingFiles(tempDir)) {
+  const names = feeds.map((feed) => fileNamePattern(feed.uri));
+  for (const { from, to, pid } of keepStaleWorkingFiles(tempDir, names)) {
     warn(`A run that was killed (process ${pid}, no longer running) left the items it exported in ${from}: kept as ${to} (deliver it from there)`);
   }
 }

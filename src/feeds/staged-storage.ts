@@ -41,12 +41,15 @@ export function workingPath(folder: string, fileName: string): string {
 const WORKING = /^seine-feed-([1-9]\d{0,9})-\d+-(.+)$/;
 
 /**
- * The working files a killed run (kill -9, a crash) left in `folder`, whose
- * process no longer runs, moved to `undelivered-…` names: they hold the
- * items that run exported, which nothing will deliver now. Returns what
- * was moved, for one WARNING each.
+ * The working files a killed run (kill -9, a crash) left in `folder` for
+ * one of `fileNames` (file names, or patterns for names with placeholders),
+ * whose process no longer runs, moved to `undelivered-…` names: they hold
+ * the items that run exported, which nothing will deliver now. Only the
+ * feeds this run writes are looked for: FEED_TEMPDIR is often the shared
+ * system folder, where other crawls' files are none of this run's business.
+ * Returns what was moved, for one WARNING each.
  */
-export function keepStaleWorkingFiles(folder: string): Array<{ from: string; to: string; pid: number }> {
+export function keepStaleWorkingFiles(folder: string, fileNames: readonly RegExp[]): Array<{ from: string; to: string; pid: number }> {
   let names: string[];
   try {
     names = readdirSync(folder);
@@ -56,7 +59,7 @@ export function keepStaleWorkingFiles(folder: string): Array<{ from: string; to:
   const kept: Array<{ from: string; to: string; pid: number }> = [];
   for (const name of names.sort()) {
     const match = WORKING.exec(name);
-    if (match === null) continue;
+    if (match === null || !fileNames.some((fileName) => fileName.test(match[2]!))) continue;
     const pid = Number(match[1]);
     if (pid === process.pid || isRunning(pid)) continue;
     const from = join(folder, name);
