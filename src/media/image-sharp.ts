@@ -1,6 +1,9 @@
 import type { Metadata, Sharp, SharpOptions } from 'sharp';
 import { lazyPackage } from '../errors/lazy-package.js';
 import { ImageFormatError } from './image-format-error.js';
+import { parseImageHeader, type ImageHeader } from './image-header.js';
+
+export type { ImageHeader } from './image-header.js';
 
 /**
  * What image-conversion.ts and image-set.ts share: sharp, loaded on first
@@ -43,16 +46,10 @@ export function describe(input: string | Buffer): string {
   return typeof input === 'string' ? input : `(${input.length} bytes)`;
 }
 
-export interface ImageHeader {
-  metadata: Metadata;
-  /** sharp's format name, 'avif' for AV1 HEIF. */
-  format: string;
-  width: number;
-  height: number;
-}
-
 export async function readHeader(input: string | Buffer): Promise<ImageHeader> {
   if (Buffer.isBuffer(input) && input.length === 0) throw new ImageFormatError(describe(input), 'the body is empty');
+  const parsed = Buffer.isBuffer(input) ? parseImageHeader(input) : undefined;
+  if (parsed !== undefined) return parsed;
   let metadata: Metadata;
   try {
     metadata = await sharpModule()(input).metadata();
@@ -63,7 +60,8 @@ export async function readHeader(input: string | Buffer): Promise<ImageHeader> {
   if (!RASTER_FORMATS.has(format) || metadata.width === undefined || metadata.height === undefined) {
     throw new ImageFormatError(describe(input), `${format} is not a raster image format`);
   }
-  return { metadata, format, width: metadata.width, height: metadata.height };
+  const { width, height, space, channels, hasAlpha, isPalette } = metadata;
+  return { format, width, height, space, channels, hasAlpha: hasAlpha === true, isPalette: isPalette === true };
 }
 
 /** Whether `format` is one of `keepFormats` ('jpg' and 'jpeg' alike, any case). */
@@ -76,8 +74,8 @@ export function extensionOf(format: string, kept: boolean): string {
 }
 
 /** Scrapy keeps an RGB JPEG's bytes as they came (Pillow's mode 'RGB', format 'JPEG'). */
-export function isPlainJpeg({ metadata, format }: ImageHeader): boolean {
-  return format === 'jpeg' && metadata.space === 'srgb' && metadata.channels === 3;
+export function isPlainJpeg({ format, space, channels }: ImageHeader): boolean {
+  return format === 'jpeg' && space === 'srgb' && channels === 3;
 }
 
 /** The encoder of the stored file: Pillow's default JPEG, or the kept format. */
@@ -96,14 +94,14 @@ export function resize(image: Sharp, [width, height]: readonly [number, number])
 const AS_PILLOW: SharpOptions = { ignoreIcc: true };
 
 /** The image as Pillow's convert_image sees it before resizing: RGB, no alpha. */
-export async function rgbImage(input: string | Buffer, { metadata, format }: ImageHeader): Promise<Sharp> {
+export async function rgbImage(input: string | Buffer, header: ImageHeader): Promise<Sharp> {
   const sharp = sharpModule();
-  if (metadata.space === 'cmyk') return sharp(await cmykToRgb(input), { raw: { width: metadata.width ?? 0, height: metadata.height ?? 0, channels: 3 } });
+  if (header.space === 'cmyk') return sharp(await cmykToRgb(input), { raw: { width: header.width, height: header.height, channels: 3 } });
   const image = sharp(input, AS_PILLOW);
-  if (!metadata.hasAlpha) return image.toColourspace('srgb');
+  if (!header.hasAlpha) return image.toColourspace('srgb');
   // Scrapy pastes RGBA PNG/WebP and palette images (GIF, palette PNG) on
   // white; any other alpha (grey+alpha PNG, RGBA TIFF) Pillow's convert('RGB') drops.
-  const pastedOnWhite = metadata.isPalette === true || (metadata.channels === 4 && format !== 'tiff');
+  const pastedOnWhite = header.isPalette || (header.channels === 4 && header.format !== 'tiff');
   if (pastedOnWhite) return image.flatten({ background: '#ffffff' }).toColourspace('srgb');
   // sharp would resize with the alpha (premultiplied: transparent turns
   // black) before dropping it; Pillow drops it first, so the RGB is made here.
