@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FilesPipeline, Request, Spider, type Response, type FileResult, type MediaInfo, type MediaResult } from '../../src/index.js';
 import type { Item } from '../../src/http/request.js';
+import type { ObjectStore } from '../../src/stores/object-store.js';
+import { StoreError } from '../../src/stores/store-error.js';
 import { runCrawl, startSite, type Route, type TestSite } from '../helpers/site-server.js';
 
 /** FilesPipeline end to end: a spider's items name files on a local site, the pipeline stores them in a folder. */
@@ -81,6 +83,28 @@ function itemsSpider(items: Array<Record<string, unknown>>) {
 
 const filesOf = (item: Record<string, unknown>): FileResult[] => item['files'] as FileResult[];
 const settingsFor = (extra: Record<string, unknown> = {}) => ({ ITEM_PIPELINES: { FilesPipeline: 1 }, FILES_STORE: store, FEED_TEMPDIR: temp, ROBOTSTXT_OBEY: false, ...extra });
+
+/** FilesPipeline retrying a failed store quickly, so that a spec waits milliseconds, not seconds. */
+class QuickRetryFiles extends FilesPipeline {
+  protected override storeRetry = { attempts: 2, firstDelayMs: 10 };
+}
+
+/** Its store refuses the first write (a store briefly down), then is itself again. */
+class FailsOncePipeline extends QuickRetryFiles {
+  #failed = false;
+  override get store(): Promise<ObjectStore> {
+    return super.store.then((real) => ({
+      displayUri: real.displayUri,
+      stat: (key) => real.stat(key),
+      close: () => real.close(),
+      put: (key, body, options) => {
+        if (this.#failed) return real.put(key, body, options);
+        this.#failed = true;
+        return Promise.reject(new StoreError(`${real.displayUri}/${key}`, 'the disk said no'));
+      },
+    }));
+  }
+}
 
 describe('FilesPipeline', () => {
   it('stores each file at full/<sha1 of the URL><ext> with the MD5 of its bytes, results in the order of the URLs', async () => {
@@ -277,15 +301,30 @@ describe('FilesPipeline', () => {
     const blocked = join(store, 'not-a-folder');
     writeFileSync(blocked, 'x');
     const urls = [site.url('/docs/report.pdf'), site.url('/docs/notes.txt')];
-    const { items, logs, stats, reason } = await runCrawl(itemsSpider([{ file_urls: urls }]), settingsFor({ FILES_STORE: blocked }));
+    const { items, logs, stats, reason } = await runCrawl(itemsSpider([{ file_urls: urls }]), {
+      ...settingsFor({ FILES_STORE: blocked }),
+      ITEM_PIPELINES: new Map([[QuickRetryFiles, 1]]),
+    });
     expect(reason).toBe('finished');
     expect(filesOf(items[0]!)).toEqual([]);
+    // Each file was tried twice (QuickRetryFiles), then given up.
+    expect(stats['file_store_retry_count']).toBe(2);
     const lines = logs.filter((l) => l.level === 'WARNING' && l.message.startsWith('File (store-error)')).map((l) => l.message);
     expect(lines).toHaveLength(2);
     // The two downloads run at once: their lines come in either order.
     const first = lines.find((line) => line.includes(`<GET ${urls[0]!}>`));
     expect(first).toMatch(new RegExp(`^File \\(store-error\\): Error storing file from <GET ${urls[0]!.replace(/[.?]/g, '\\$&')}> referred in <None>: Could not store ${blocked}/full/${sha1(urls[0]!)}\\.pdf: `));
     expect(stats['file_store_error_count']).toBe(2);
+  });
+
+  it('tries a store that failed again, and the file is stored', async () => {
+    newStore();
+    const url = site.url('/docs/report.pdf');
+    const { items, stats, logs } = await runCrawl(itemsSpider([{ file_urls: [url] }]), { ...settingsFor(), ITEM_PIPELINES: new Map([[FailsOncePipeline, 1]]) });
+    expect(filesOf(items[0]!)).toEqual([{ url, path: `full/${sha1(url)}.pdf`, checksum: md5(PDF), status: 'downloaded' }]);
+    expect(readFileSync(join(store, `full/${sha1(url)}.pdf`))).toEqual(PDF);
+    expect(stats['file_store_retry_count']).toBe(1);
+    expect(logs.map((l) => l.message)).toContain(`Retrying to store full/${sha1(url)}.pdf (attempt 1 failed: Could not store ${store}/full/${sha1(url)}.pdf: the disk said no)`);
   });
 
   it('is off without FILES_STORE', async () => {

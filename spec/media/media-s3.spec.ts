@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Spider, type FileResult } from '../../src/index.js';
+import { FilesPipeline, Spider, type FileResult } from '../../src/index.js';
 import { runCrawl } from '../helpers/site-server.js';
 import { startImageSite, type ImageSite } from '../helpers/image-site.js';
 import { startS3Server, type S3TestServer } from '../helpers/s3-server.js';
@@ -65,7 +65,11 @@ describe('FilesPipeline and ImagesPipeline to s3://', () => {
   it('makes a store that is down one WARNING per file, never a hang, and the crawl finishes', async () => {
     const down = await startS3Server();
     const uri = down.uri('files');
-    const settings = { ...awsSettings(), AWS_ENDPOINT_URL: down.endpoint, ITEM_PIPELINES: { FilesPipeline: 1 }, FILES_STORE: uri, STORE_TIMEOUT: 2 };
+    // Tried twice, 10 ms apart, rather than thrice over 3 s.
+    class QuickRetryFiles extends FilesPipeline {
+      protected override storeRetry = { attempts: 2, firstDelayMs: 10 };
+    }
+    const settings = { ...awsSettings(), AWS_ENDPOINT_URL: down.endpoint, ITEM_PIPELINES: new Map([[QuickRetryFiles, 1]]), FILES_STORE: uri, STORE_TIMEOUT: 2 };
     await down.close();
     const url = site.url('/images/photo.jpg');
     const { items, logs, reason, stats } = await runCrawl(spiderFor('file_urls', ['/images/photo.jpg']), settings);
@@ -75,5 +79,6 @@ describe('FilesPipeline and ImagesPipeline to s3://', () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain(`<GET ${url}> referred in <None>: Could not store s3://${down.bucket}/files/full/${sha1(url)}.jpg`);
     expect(stats['file_store_error_count']).toBe(1);
+    expect(stats['file_store_retry_count']).toBe(1);
   }, 60_000);
 });

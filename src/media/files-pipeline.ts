@@ -28,6 +28,8 @@ import { getLogger, type Logger } from '../log/index.js';
 import { openStore } from '../stores/store-registry.js';
 import type { ObjectStore } from '../stores/object-store.js';
 import { StoreError } from '../stores/store-error.js';
+import { putWithRetries } from '../stores/retrying-put.js';
+import type { Readable } from 'node:stream';
 import { FileException } from './media-errors.js';
 import { scrapyFilePath } from './file-path.js';
 import { mediaUrls, setMediaResults } from './item-fields.js';
@@ -266,8 +268,28 @@ export class FilesPipeline implements ItemPipeline {
   async fileDownloaded(response: Response, request: Request, info: MediaInfo, { item }: MediaItemOption = {}): Promise<string> {
     const path = this.filePath(request, response, info, { item });
     const checksum = bodyMd5(response);
-    await (await this.store).put(path, bodySource(response), { size: bodySize(response) });
+    await this.putFile(path, () => bodySource(response), { size: bodySize(response) });
     return checksum;
+  }
+
+  /**
+   * How a store that fails is tried again before the file counts as failed:
+   * putWithRetries' attempts and backoff (3 attempts, 1 s then 2 s), so a
+   * store briefly down does not cost a file.
+   */
+  protected storeRetry: { attempts?: number; firstDelayMs?: number } = {};
+
+  /** Writes one object to the store, with a new body per attempt (a stream is read once), retried as storeRetry says. */
+  protected async putFile(key: string, makeBody: () => Readable | Buffer, options: { contentType?: string; size?: number } = {}): Promise<void> {
+    await putWithRetries(await this.store, key, makeBody, {
+      ...options,
+      attempts: this.storeRetry.attempts,
+      firstDelayMs: this.storeRetry.firstDelayMs,
+      onRetry: (attempt, error) => {
+        this.crawler?.stats.inc('file_store_retry_count');
+        this.logger.info(`Retrying to store ${key} (attempt ${attempt} failed: ${error.message})`);
+      },
+    });
   }
 
   /** Sets FILES_RESULT_FIELD to the stored files, in the order of the URLs, and passes the item on. */

@@ -72,15 +72,14 @@ export class ImagesPipeline extends FilesPipeline {
     if (width < this.minWidth || height < this.minHeight) {
       throw new ImageException(`Image too small (${width}x${height} < ${this.minWidth}x${this.minHeight})`);
     }
-    const store = await this.store;
     const full = await convertImage(input, { keepFormats: this.keepFormats });
     const path = withExtension(this.filePath(request, response, info, { item }), full.extension);
-    await store.put(path, full.data, { contentType: contentTypeOf(full.extension), size: full.data.length });
+    await this.putFile(path, () => full.data, { contentType: contentTypeOf(full.extension), size: full.data.length });
     this.#storedPaths.set(request, path);
     for (const [thumbId, size] of Object.entries(this.thumbs)) {
       const thumb = await convertImage(input, { size, keepFormats: this.keepFormats });
       const thumbPath = withExtension(this.thumbPath(request, thumbId, response, info, { item }), thumb.extension);
-      await store.put(thumbPath, thumb.data, { contentType: contentTypeOf(thumb.extension), size: thumb.data.length });
+      await this.putFile(thumbPath, () => thumb.data, { contentType: contentTypeOf(thumb.extension), size: thumb.data.length });
     }
     return createHash('md5').update(full.data).digest('hex');
   }
