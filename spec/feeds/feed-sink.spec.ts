@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { lastValueFrom, of, toArray } from 'rxjs';
 import { feedSink } from '../../src/operators/index.js';
 
@@ -24,6 +25,12 @@ describe('feedSink', () => {
     const path = join(dir, 'items.jsonl');
     await lastValueFrom(of({ item: { a: 1 }, response: null }).pipe(feedSink({ path, overwrite: true, select: (v: { item: unknown }) => v.item })));
     expect(readFileSync(path, 'utf8')).toBe('{"a": 1}\n');
+  });
+
+  it('completes only once a post-processed feed is in place', async () => {
+    const path = join(dir, 'items.jsonl.gz');
+    await lastValueFrom(of({ a: 1 }, { a: 2 }).pipe(feedSink({ path, overwrite: true, postprocessing: ['GzipPlugin'] })));
+    expect(gunzipSync(readFileSync(path)).toString('utf8')).toBe('{"a": 1}\n{"a": 2}\n');
   });
 
   it('errors on subscription, before any value, when the feed cannot be opened', async () => {

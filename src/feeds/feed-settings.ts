@@ -104,9 +104,16 @@ function extensionNames(formats: FeedFormats): string[] {
   return [...Object.entries(BY_EXTENSION).filter(([, format]) => formats.exporters.has(format)).map(([extension]) => extension), ...own.map((format) => `.${format}`)];
 }
 
+/** The extensions the compression plugins' files take. */
+const COMPRESSED = /\.(gz|xz|lzma|bz2|br|zst)$/i;
+
 /** The format of `spec` and its exporter; a FeedConfigError (FEEDS, code) or FeedOptionError (-o/-O) says what is wrong. */
 function exporterOf(spec: FeedSpec, formats: FeedFormats): { format: string; exporter: ItemExporterClass } {
-  const format = spec.format ?? formatFromPath(spec.path, formats.exporters.keys());
+  const format =
+    spec.format ??
+    formatFromPath(spec.path, formats.exporters.keys()) ??
+    // A post-processed feed names its format before the compression's extension: items.jsonl.gz is JSON Lines.
+    (spec.postprocessing?.length && COMPRESSED.test(spec.path) ? formatFromPath(spec.path.replace(COMPRESSED, ''), formats.exporters.keys()) : undefined);
   const option = spec.option;
   if (format === undefined) {
     const extensions = extensionNames(formats).join(', ');

@@ -22,7 +22,10 @@ export interface FeedSinkOptions extends FeedSpec {
  * JSON/XML file is replaced only when complete. The feed is opened on
  * subscription — one that cannot be opened errors the stream before
  * anything upstream runs — and closed (`Stored … feed`) on completion,
- * error or unsubscription.
+ * error or unsubscription. A feed that is delivered after it closes (to a
+ * store such as `s3://…`, or post-processed) completes the stream only once
+ * it is delivered or its local copy kept, so that code awaiting the stream
+ * (`lastValueFrom`) finds the feed in place.
  */
 export function feedSink<T>(options: FeedSinkOptions): MonoTypeOperatorFunction<T> {
   const select = (options.select ?? ((value: T) => value)) as (value: T) => unknown;
@@ -46,18 +49,13 @@ export function feedSink<T>(options: FeedSinkOptions): MonoTypeOperatorFunction<
           }
           subscriber.next(value);
         },
-        error: (error: unknown) => {
-          exporter.close();
-          subscriber.error(error);
-        },
-        complete: () => {
-          exporter.close();
-          subscriber.complete();
-        },
+        // close() never rejects: a failed delivery is logged with the copy it keeps.
+        error: (error: unknown) => void exporter.close().then(() => subscriber.error(error)),
+        complete: () => void exporter.close().then(() => subscriber.complete()),
       });
       return () => {
         subscription.unsubscribe();
-        exporter.close();
+        void exporter.close();
       };
     });
 }
