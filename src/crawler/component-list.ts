@@ -27,6 +27,17 @@ function entries(map: ComponentOrderMap | undefined): Array<[string | ComponentC
   return map instanceof Map ? [...map.entries()] : Object.entries(map);
 }
 
+/**
+ * A Scrapy project's dotted path of a component seine has built in
+ * (`scrapy.pipelines.images.ImagesPipeline`) is that component's name, so
+ * settings ported as they are keep working, `null` included.
+ */
+function builtInName(key: string, registry: ReadonlyMap<string, unknown>): string {
+  if (!key.startsWith('scrapy.') || registry.has(key)) return key;
+  const name = key.slice(key.lastIndexOf('.') + 1);
+  return registry.has(name) ? name : key;
+}
+
 /** The classes to build, in order. */
 export function orderedComponents<T>(
   setting: string,
@@ -36,7 +47,8 @@ export function orderedComponents<T>(
 ): Array<ComponentClass<T>> {
   const merged = new Map<string | ComponentClass<unknown>, number | null>();
   for (const [key, order] of entries(base)) merged.set(key, order);
-  for (const [key, order] of entries(user)) {
+  for (const [given, order] of entries(user)) {
+    const key = typeof given === 'string' ? builtInName(given, registry) : given;
     // A class given by value replaces the built-in of the same name.
     const name = typeof key === 'function' ? key.name : key;
     if (typeof key === 'function' && merged.has(name) && registry.get(name) !== key) merged.delete(name);
