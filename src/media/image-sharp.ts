@@ -80,14 +80,24 @@ export function isPlainJpeg({ format, space, channels }: ImageHeader): boolean {
 
 /** The encoder of the stored file: Pillow's default JPEG, or the kept format. */
 export function encode(image: Sharp, format: string, kept: boolean): Sharp {
-  if (!kept) return image.jpeg({ quality: PIL_JPEG_QUALITY });
+  // Pillow's save() does not optimise Huffman tables (optimize=False); sharp
+  // does by default, a second pass that doubled the CPU of a thumbnail's
+  // encode. The pixels are the same either way (the coding is lossless).
+  if (!kept) return image.jpeg({ quality: PIL_JPEG_QUALITY, optimiseCoding: false });
   return format === 'avif' ? image.heif({ compression: 'av1' }) : image.toFormat(format as 'png');
 }
 
-/** Pillow's Image.thumbnail resamples with Lanczos (a = 3), as Scrapy asks. */
-export function resize(image: Sharp, [width, height]: readonly [number, number]): Sharp {
-  // No fast shrink-on-load: it made 50×50 thumbnails of JPEGs 2–3× further from Pillow's.
-  return image.resize(width, height, { fit: 'fill', kernel: 'lanczos3', fastShrinkOnLoad: false });
+/**
+ * Pillow's Image.thumbnail resamples with Lanczos (a = 3), as Scrapy asks.
+ * Scrapy's thumbnail is of a copy, which Pillow cannot draft (decode a JPEG
+ * at 1/2, 1/4, 1/8): it reduces by an integer factor with a box filter, then
+ * resamples, as libvips' resize does. Shrinking while decoding is off unless
+ * `shrinkOnLoad`: a 50×50 thumbnail of a big JPEG, decoded at 1/8, was 2–3×
+ * further from Pillow's. convertImageSet decodes with it for its largest
+ * thumbnail only (270×270 on bench:media: as close to Pillow's, less CPU).
+ */
+export function resize(image: Sharp, [width, height]: readonly [number, number], { shrinkOnLoad = false } = {}): Sharp {
+  return image.resize(width, height, { fit: 'fill', kernel: 'lanczos3', fastShrinkOnLoad: shrinkOnLoad });
 }
 
 // Pillow ignores embedded colour profiles when it converts; so does this.

@@ -21,7 +21,7 @@ import { ImageException } from './media-errors.js';
 import { mediaGuid } from './file-path.js';
 import { mediaUrls, setMediaResults } from './item-fields.js';
 import { bodyInput } from './media-body.js';
-import { ImageFormatError, convertImage, readImageSize } from './image-conversion.js';
+import { ImageFormatError, convertImageSet } from './image-conversion.js';
 import type { MediaResult, FileResult } from './files-pipeline.js';
 
 export class ImagesPipeline extends FilesPipeline {
@@ -68,16 +68,21 @@ export class ImagesPipeline extends FilesPipeline {
   }
 
   async #storeImage(input: string | Buffer, response: Response, request: Request, info: MediaInfo, { item }: MediaItemOption): Promise<string> {
-    const { width, height } = await readImageSize(input);
-    if (width < this.minWidth || height < this.minHeight) {
-      throw new ImageException(`Image too small (${width}x${height} < ${this.minWidth}x${this.minHeight})`);
-    }
-    const full = await convertImage(input, { keepFormats: this.keepFormats });
+    // One decode for the full image and every thumbnail (image-set.ts), not one per output as Scrapy's convert_image calls.
+    const set = await convertImageSet(input, {
+      thumbs: this.thumbs,
+      keepFormats: this.keepFormats,
+      check: ({ width, height }) => {
+        if (width < this.minWidth || height < this.minHeight) {
+          throw new ImageException(`Image too small (${width}x${height} < ${this.minWidth}x${this.minHeight})`);
+        }
+      },
+    });
+    const { full } = set;
     const path = withExtension(this.filePath(request, response, info, { item }), full.extension);
     await this.putFile(path, () => full.data, { contentType: contentTypeOf(full.extension), size: full.data.length });
     this.#storedPaths.set(request, path);
-    for (const [thumbId, size] of Object.entries(this.thumbs)) {
-      const thumb = await convertImage(input, { size, keepFormats: this.keepFormats });
+    for (const [thumbId, thumb] of Object.entries(set.thumbs)) {
       const thumbPath = withExtension(this.thumbPath(request, thumbId, response, info, { item }), thumb.extension);
       await this.putFile(thumbPath, () => thumb.data, { contentType: contentTypeOf(thumb.extension), size: thumb.data.length });
     }
