@@ -6,9 +6,9 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import type { ObjectStore, StoredObject } from './object-store.js';
@@ -29,14 +29,25 @@ export class FolderStore implements ObjectStore {
     return path;
   }
 
+  /** Folders made by put(): a crawl storing thousands of images need not mkdir each time. */
+  private readonly madeFolders = new Set<string>();
+
   async put(key: string, body: Readable | Buffer): Promise<void> {
     const path = this.pathOf(key);
-    const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.seine-tmp`);
+    const folder = dirname(path);
+    const temporary = join(folder, `.${basename(path)}.${process.pid}.seine-tmp`);
     try {
-      await mkdir(dirname(path), { recursive: true });
-      await pipeline(Buffer.isBuffer(body) ? Readable.from([body]) : body, createWriteStream(temporary));
+      if (!this.madeFolders.has(folder)) {
+        await mkdir(folder, { recursive: true });
+        this.madeFolders.add(folder);
+      }
+      // Bytes in memory (images, thumbnails) in one write, without a stream's machinery.
+      if (Buffer.isBuffer(body)) await writeFile(temporary, body);
+      else await pipeline(body, createWriteStream(temporary));
       await rename(temporary, path);
     } catch (error) {
+      // The folder may have been removed under the crawl: the next attempt makes it again.
+      this.madeFolders.delete(folder);
       await rm(temporary, { force: true }).catch(() => undefined);
       throw new StoreError(path, (error as Error).message, { cause: error });
     }
