@@ -27,11 +27,13 @@ export const TARGET_RSS_MB = 200;
 const DEFAULT_IMAGES = 2000;
 const THUMBS = ['small', 'big'];
 const CRAWL_TIMEOUT_MS = 20 * 60_000;
-/** Both crawlers get these on the command line; the spiders set ITEM_PIPELINES and IMAGES_THUMBS. */
+/**
+ * Both crawlers get these on the command line; the spiders set ITEM_PIPELINES
+ * and IMAGES_THUMBS. Concurrency stays at both crawlers' defaults, what a user
+ * has without tuning (CONCURRENT_REQUESTS 16, CONCURRENT_REQUESTS_PER_DOMAIN 8,
+ * CONCURRENT_ITEMS 100, DOWNLOAD_DELAY 0).
+ */
 const SETTINGS: Readonly<Record<string, string>> = {
-  CONCURRENT_REQUESTS: '16',
-  CONCURRENT_REQUESTS_PER_DOMAIN: '16',
-  DOWNLOAD_DELAY: '0',
   LOG_LEVEL: 'INFO',
   TELNETCONSOLE_ENABLED: 'false',
 };
@@ -47,6 +49,7 @@ const HELP = `Usage: npm run bench:media -- [options]
 
 seine runs from its build (npm run build); Scrapy with /usr/bin/python3
 (Debian's python3-scrapy and python3-pil), or $SEINE_BENCH_PYTHON.
+$SEINE_BENCH_NODE_ARGS: node options for seine's process (e.g. --cpu-prof).
 `;
 
 interface Options { images: number; scrapy: boolean; feedMb: number; keep: boolean; help: boolean }
@@ -102,9 +105,14 @@ function command(crawler: 'seine' | 'Scrapy', work: string, site: string, pages:
   const args = ['-a', `site=${site}`, '-a', `pages=${pages}`, '-O', feed, ...settings];
   const cmd: CrawlerCommand =
     crawler === 'seine'
-      ? { crawler, command: process.execPath, args: [join(ROOT, 'bin', 'seine.js'), 'runspider', join(HERE, 'seine-spider.ts'), ...args], cwd: work, feed, log: join(work, 'seine.log') }
+      ? { crawler, command: process.execPath, args: [...seineNodeArgs(), join(ROOT, 'bin', 'seine.js'), 'runspider', join(HERE, 'seine-spider.ts'), ...args], cwd: work, feed, log: join(work, 'seine.log') }
       : { crawler, command: python, args: ['-m', 'scrapy', 'runspider', join(HERE, 'scrapy_spider.py'), ...args], cwd: work, feed, log: join(work, 'scrapy.log') };
   return { cmd, store };
+}
+
+/** $SEINE_BENCH_NODE_ARGS: node options for seine's process only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it. */
+function seineNodeArgs(): string[] {
+  return (process.env.SEINE_BENCH_NODE_ARGS ?? '').split(/\s+/).filter((arg) => arg !== '');
 }
 
 const fixed = (value: number, digits: number): string =>
@@ -150,7 +158,7 @@ async function main(): Promise<number> {
   const pages = Math.ceil(opts.images / PER_PAGE);
   try {
     console.log(`seine media benchmark — node ${process.versions.node}, ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'CPU'}`);
-    console.log(`site: ${opts.images.toLocaleString('en-US')} images on ${pages} pages at ${site.url} (12 generated pictures, 26–157 KB, under distinct URLs); thumbs small 50×50, big 270×270; ${Object.entries(SETTINGS).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+    console.log(`site: ${opts.images.toLocaleString('en-US')} images on ${pages} pages at ${site.url} (12 generated pictures, 26–157 KB, under distinct URLs); thumbs small 50×50, big 270×270; default concurrency (16 requests, 8 per domain, 100 items); ${Object.entries(SETTINGS).map(([k, v]) => `${k}=${v}`).join(' ')}`);
     if (scrapy !== null) console.log('version' in scrapy ? `Scrapy ${scrapy.version} (${scrapy.python})` : `Scrapy skipped: ${scrapy.problem}`);
     const results: Result[] = [];
     const seine = command('seine', work, site.url, pages, '');
