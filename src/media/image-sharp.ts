@@ -90,11 +90,13 @@ export function encode(image: Sharp, format: string, kept: boolean): Sharp {
 /**
  * Pillow's Image.thumbnail resamples with Lanczos (a = 3), as Scrapy asks.
  * Scrapy's thumbnail is of a copy, which Pillow cannot draft (decode a JPEG
- * at 1/2, 1/4, 1/8): it reduces by an integer factor with a box filter, then
- * resamples, as libvips' resize does. Shrinking while decoding is off unless
- * `shrinkOnLoad`: a 50×50 thumbnail of a big JPEG, decoded at 1/8, was 2–3×
- * further from Pillow's. convertImageSet decodes with it for its largest
- * thumbnail only (270×270 on bench:media: as close to Pillow's, less CPU).
+ * at 1/2, 1/4, 1/8): it reduces by an integer factor with a box filter so
+ * that at least 2× is left to resample (reducing_gap 2). sharp's
+ * fastShrinkOnLoad: false is the nearest: a JPEG decodes smaller, leaving
+ * at least 2× for Lanczos. `shrinkOnLoad` decodes it as small as the target
+ * allows: less CPU; a 50×50 thumbnail of a big JPEG, decoded at 1/8, was
+ * 2–3× further from Pillow's, so convertImageSet asks it for its largest
+ * thumbnail only (270×270 on bench:media: as close to Pillow's either way).
  */
 export function resize(image: Sharp, [width, height]: readonly [number, number], { shrinkOnLoad = false } = {}): Sharp {
   return image.resize(width, height, { fit: 'fill', kernel: 'lanczos3', fastShrinkOnLoad: shrinkOnLoad });
