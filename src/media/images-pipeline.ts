@@ -21,6 +21,7 @@ import { ImageException } from './media-errors.js';
 import { mediaGuid } from './file-path.js';
 import { mediaUrls, setMediaResults } from './item-fields.js';
 import { bodyInput } from './media-body.js';
+import { conversionSlots } from './conversion-slots.js';
 import { ImageFormatError, convertImageSet } from './image-conversion.js';
 import type { MediaResult, FileResult } from './files-pipeline.js';
 
@@ -69,7 +70,7 @@ export class ImagesPipeline extends FilesPipeline {
 
   async #storeImage(input: string | Buffer, response: Response, request: Request, info: MediaInfo, { item }: MediaItemOption): Promise<string> {
     // One decode for the full image and every thumbnail (image-set.ts), not one per output as Scrapy's convert_image calls.
-    const set = await convertImageSet(input, {
+    const set = await conversionSlots.run(() => convertImageSet(input, {
       thumbs: this.thumbs,
       keepFormats: this.keepFormats,
       check: ({ width, height }) => {
@@ -77,7 +78,7 @@ export class ImagesPipeline extends FilesPipeline {
           throw new ImageException(`Image too small (${width}x${height} < ${this.minWidth}x${this.minHeight})`);
         }
       },
-    });
+    }));
     const { full } = set;
     const path = withExtension(this.filePath(request, response, info, { item }), full.extension);
     await this.putFile(path, () => full.data, { contentType: contentTypeOf(full.extension), size: full.data.length });
