@@ -25,9 +25,10 @@ export function sharpModule(): SharpModule {
     // never converts the same image twice, so it would only hold memory.
     // Concurrency stays sharp's default (1 thread per image on glibc without
     // jemalloc, against fragmentation): images run in parallel on libuv's pool,
-    // at most its 4 threads at once. Holding conversions to 2 or 3 at once
-    // (the cores) lowered bench:media's peak RSS by ~20 MB (fewer threads
-    // keep a malloc arena) but made it 15–50 % slower: not done.
+    // at most its 4 threads at once (ImagesPipeline waits for a slot first:
+    // conversion-slots.ts). Holding conversions to 2 or 3 at once (the cores)
+    // lowered bench:media's peak RSS by ~20 MB (fewer threads keep a malloc
+    // arena) but made it 15–50 % slower: not done.
     sharp.cache(false);
     configured = true;
   }
