@@ -37,16 +37,25 @@ export class FolderStore implements ObjectStore {
     const folder = dirname(path);
     const temporary = join(folder, `.${basename(path)}.${process.pid}.seine-tmp`);
     try {
-      if (!this.madeFolders.has(folder)) {
+      const known = this.madeFolders.has(folder);
+      if (!known) {
         await mkdir(folder, { recursive: true });
         this.madeFolders.add(folder);
       }
-      // Bytes in memory (images, thumbnails) in one write, without a stream's machinery.
-      if (Buffer.isBuffer(body)) await writeFile(temporary, body);
-      else await pipeline(body, createWriteStream(temporary));
+      if (Buffer.isBuffer(body)) {
+        // Bytes in memory (images, thumbnails) in one write, without a stream's machinery.
+        await writeFile(temporary, body).catch(async (error: NodeJS.ErrnoException) => {
+          if (!known || error.code !== 'ENOENT') throw error;
+          // The folder was removed under the crawl: made again, the same bytes written.
+          await mkdir(folder, { recursive: true });
+          await writeFile(temporary, body);
+        });
+      } else {
+        await pipeline(body, createWriteStream(temporary));
+      }
       await rename(temporary, path);
     } catch (error) {
-      // The folder may have been removed under the crawl: the next attempt makes it again.
+      // The folder may have been removed under the crawl: the next attempt (a new stream) makes it again.
       this.madeFolders.delete(folder);
       await rm(temporary, { force: true }).catch(() => undefined);
       throw new StoreError(path, (error as Error).message, { cause: error });
