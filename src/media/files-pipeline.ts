@@ -103,7 +103,11 @@ export class FilesPipeline implements ItemPipeline {
 
   /** The store, opened on first use (a remote store connects then) and closed with the crawl. */
   get store(): Promise<ObjectStore> {
-    this.#store ??= openStore(this.storeUri, this.settings).then((store) => (this.#opened = store));
+    if (this.#store === null) {
+      // Scrapy's FILES_STORE_S3_ACL / IMAGES_STORE_S3_ACL: media objects get their own ACL, not the feeds'.
+      const acl = this.settings.get(`${(this.constructor as typeof FilesPipeline).STORE_SETTING}_S3_ACL` as 'FILES_STORE_S3_ACL');
+      this.#store = openStore(this.storeUri, this.settings, acl ? { acl: String(acl) } : {}).then((store) => (this.#opened = store));
+    }
     return this.#store;
   }
 

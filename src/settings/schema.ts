@@ -98,6 +98,7 @@ export interface SettingsSchema {
   FILES_URLS_FIELD: string;
   FILES_RESULT_FIELD: string;
   FILES_EXPIRES: number;
+  FILES_STORE_S3_ACL: string;
   FEED_STORAGE_FTP_ACTIVE: boolean;
   FEED_STORAGE_S3_ACL: string;
   FTPS_VERIFY: boolean;
@@ -107,6 +108,7 @@ export interface SettingsSchema {
   IMAGES_URLS_FIELD: string;
   IMAGES_RESULT_FIELD: string;
   IMAGES_EXPIRES: number;
+  IMAGES_STORE_S3_ACL: string;
   /** Thumbnail name → [width, height] it fits in. */
   IMAGES_THUMBS: Record<string, readonly [number, number]>;
   IMAGES_MIN_WIDTH: number;
@@ -323,6 +325,7 @@ export const SETTING_KINDS: { readonly [K in SettingName]: KindsFor<SettingsSche
   FILES_URLS_FIELD: 'string',
   FILES_RESULT_FIELD: 'string',
   FILES_EXPIRES: 'int',
+  FILES_STORE_S3_ACL: 'string',
   FEED_STORAGE_FTP_ACTIVE: 'bool',
   FEED_STORAGE_S3_ACL: 'string',
   FTPS_VERIFY: 'bool',
@@ -332,6 +335,7 @@ export const SETTING_KINDS: { readonly [K in SettingName]: KindsFor<SettingsSche
   IMAGES_URLS_FIELD: 'string',
   IMAGES_RESULT_FIELD: 'string',
   IMAGES_EXPIRES: 'int',
+  IMAGES_STORE_S3_ACL: 'string',
   IMAGES_THUMBS: 'dict',
   IMAGES_MIN_WIDTH: 'int',
   IMAGES_MIN_HEIGHT: 'int',
