@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { createServer } from 'node:net';
+import { freePort } from '../helpers/free-port.js';
 import { Redis } from 'ioredis';
 import { Spider, type Response } from '../../src/index.js';
 import { runCrawl, startSite, type TestSite } from '../helpers/site-server.js';
@@ -48,14 +48,6 @@ const shared = (extra: Record<string, unknown> = {}): Record<string, unknown> =>
 const numbers = (items: Array<Record<string, unknown>>): number[] => items.map((item) => item['n'] as number).sort((a, b) => a - b);
 const everyPage = (): number[] => [1, ...Array.from({ length: PAGES }, (_, i) => i + 1)]; // the start URL twice, as in one process
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const port = (server.address() as { port: number }).port;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe('the shared frontier when things go wrong', () => {
   it('Redis restarts mid-crawl: the workers wait, reconnect, and lose nothing', async () => {

@@ -11,7 +11,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from './free-port.js';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 
@@ -40,16 +40,6 @@ export function sshdMissing(): string | undefined {
     : 'cannot start the SFTP test server: OpenSSH is needed (apt-get install openssh-server openssh-sftp-server; `npm test` installs them)';
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 function keygen(file: string): void {
   const made = spawnSync('/usr/bin/ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'seine-test', '-f', file], { encoding: 'utf8' });
