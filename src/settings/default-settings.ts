@@ -54,6 +54,8 @@ export const DEFAULT_SETTINGS: Readonly<SettingsSchema> = {
   DOWNLOAD_MAXHEADERSIZE: 1024 * 1024,
   DOWNLOAD_LENIENT_HTTP: true,
   DOWNLOAD_MAXSIZE: 1024 * 1024 * 1024,
+  // Per-slot concurrency, delay, randomize_delay and rate ('30/m'), keyed by slot (a domain or meta.download_slot).
+  DOWNLOAD_SLOTS: {},
   DOWNLOAD_WARNSIZE: 32 * 1024 * 1024,
   DOWNLOAD_TIMEOUT: 180,
   DOWNLOADER_MIDDLEWARES: {},
@@ -171,6 +173,8 @@ export const DEFAULT_SETTINGS: Readonly<SettingsSchema> = {
   HTTPPROXY_ENABLED: true,
   REFERRER_POLICY: 'scrapy-default',
   PLAYWRIGHT_ABORT_REQUEST: null,
+  // meta.playwright 'auto': every Nth page of a kind learned to need the browser is tried without it first (0: never).
+  PLAYWRIGHT_AUTO_RECHECK: 20,
   PLAYWRIGHT_BROWSER_TYPE: 'chromium',
   PLAYWRIGHT_BY_DEFAULT: false,
   PLAYWRIGHT_CONTEXTS: {},
@@ -194,7 +198,23 @@ export const DEFAULT_SETTINGS: Readonly<SettingsSchema> = {
   RETRY_PRIORITY_ADJUST: -1,
   ROBOTSTXT_OBEY: false,
   ROBOTSTXT_USER_AGENT: null,
+  // Seconds a failing or banned proxy rests, doubling per failure up to the cap (scrapy-rotating-proxies' backoff).
+  PROXY_BACKOFF_BASE: 30,
+  PROXY_BACKOFF_CAP: 600,
+  PROXY_LIST: [],
+  // 'round-robin', 'per-domain' (sticky per domain) or 'per-session' (each session keeps one).
+  PROXY_ROTATION: 'round-robin',
+  PROXY_TIERS: [],
   SCHEDULER: 'Scheduler',
+  SESSIONS_BLOCKED_SELECTOR: null,
+  SESSIONS_BLOCKED_STATUS: [401, 403, 429],
+  // Opt-in: each session gets a browser-consistent header set (User-Agent, sec-ch-ua, Accept-Language, order) from header-generator.
+  SESSIONS_BROWSER_HEADERS: false,
+  SESSIONS_ENABLED: false,
+  // How many times one request moves to another session after a blocked response before it fails.
+  SESSIONS_MAX_RETRIES: 10,
+  SESSIONS_MAX_USAGE: 50,
+  SESSIONS_POOL_SIZE: 20,
   SCHEDULER_DISK_QUEUE: 'LifoDiskQueue',
   SCHEDULER_MEMORY_QUEUE: 'LifoMemoryQueue',
   SCHEDULER_PRIORITY_QUEUE: 'ScrapyPriorityQueue',

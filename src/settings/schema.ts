@@ -39,6 +39,14 @@ export interface FeedOptions {
   readonly [option: string]: unknown;
 }
 
+/** One `DOWNLOAD_SLOTS` entry: Scrapy's per-slot options, plus `rate` ('N/s', 'N/m' or 'N/h'). */
+export interface DownloadSlotSettings {
+  concurrency?: number;
+  delay?: number;
+  randomize_delay?: boolean;
+  rate?: string;
+}
+
 export interface SettingsSchema {
   ALLOW_LOCAL_SCHEMES_FROM_REMOTE: boolean;
   AUTOTHROTTLE_ENABLED: boolean;
@@ -77,6 +85,7 @@ export interface SettingsSchema {
   DOWNLOAD_MAXHEADERSIZE: number;
   DOWNLOAD_LENIENT_HTTP: boolean;
   DOWNLOAD_MAXSIZE: number;
+  DOWNLOAD_SLOTS: Record<string, DownloadSlotSettings>;
   DOWNLOAD_WARNSIZE: number;
   DOWNLOAD_TIMEOUT: number;
   DOWNLOADER_MIDDLEWARES: ComponentOrders;
@@ -161,6 +170,7 @@ export interface SettingsSchema {
   RETRY_TIMES: number;
   RETRY_BACKOFF_MAX: number;
   PLAYWRIGHT_ABORT_REQUEST: ((request: { url(): string; resourceType(): string }) => boolean | Promise<boolean>) | null;
+  PLAYWRIGHT_AUTO_RECHECK: number;
   PLAYWRIGHT_BROWSER_TYPE: string;
   PLAYWRIGHT_BY_DEFAULT: boolean;
   PLAYWRIGHT_CONTEXTS: Record<string, Record<string, unknown>>;
@@ -186,7 +196,19 @@ export interface SettingsSchema {
   RETRY_PRIORITY_ADJUST: number;
   ROBOTSTXT_OBEY: boolean;
   ROBOTSTXT_USER_AGENT: string | null;
+  PROXY_LIST: string[];
+  PROXY_TIERS: string[][];
+  PROXY_ROTATION: string;
+  PROXY_BACKOFF_BASE: number;
+  PROXY_BACKOFF_CAP: number;
   SCHEDULER: string;
+  SESSIONS_ENABLED: boolean;
+  SESSIONS_POOL_SIZE: number;
+  SESSIONS_MAX_USAGE: number;
+  SESSIONS_BLOCKED_STATUS: number[];
+  SESSIONS_BLOCKED_SELECTOR: string | null;
+  SESSIONS_MAX_RETRIES: number;
+  SESSIONS_BROWSER_HEADERS: boolean;
   SCHEDULER_DISK_QUEUE: string;
   SCHEDULER_MEMORY_QUEUE: string;
   SCHEDULER_PRIORITY_QUEUE: string;
@@ -305,6 +327,7 @@ export const SETTING_KINDS: { readonly [K in SettingName]: KindsFor<SettingsSche
   DOWNLOAD_MAXHEADERSIZE: 'int',
   DOWNLOAD_LENIENT_HTTP: 'bool',
   DOWNLOAD_MAXSIZE: 'int',
+  DOWNLOAD_SLOTS: 'dict',
   DOWNLOAD_WARNSIZE: 'int',
   DOWNLOAD_TIMEOUT: 'float',
   DOWNLOADER_MIDDLEWARES: 'dict',
@@ -384,6 +407,7 @@ export const SETTING_KINDS: { readonly [K in SettingName]: KindsFor<SettingsSche
   RETRY_TIMES: 'int',
   RETRY_BACKOFF_MAX: 'float',
   PLAYWRIGHT_ABORT_REQUEST: 'dict',
+  PLAYWRIGHT_AUTO_RECHECK: 'int',
   PLAYWRIGHT_BROWSER_TYPE: 'string',
   PLAYWRIGHT_BY_DEFAULT: 'bool',
   PLAYWRIGHT_CONTEXTS: 'dict',
@@ -409,7 +433,19 @@ export const SETTING_KINDS: { readonly [K in SettingName]: KindsFor<SettingsSche
   RETRY_PRIORITY_ADJUST: 'int',
   ROBOTSTXT_OBEY: 'bool',
   ROBOTSTXT_USER_AGENT: 'nullableString',
+  PROXY_LIST: 'stringList',
+  PROXY_TIERS: 'dict',
+  PROXY_ROTATION: 'string',
+  PROXY_BACKOFF_BASE: 'float',
+  PROXY_BACKOFF_CAP: 'float',
   SCHEDULER: 'string',
+  SESSIONS_ENABLED: 'bool',
+  SESSIONS_POOL_SIZE: 'int',
+  SESSIONS_MAX_USAGE: 'int',
+  SESSIONS_BLOCKED_STATUS: 'intList',
+  SESSIONS_BLOCKED_SELECTOR: 'nullableString',
+  SESSIONS_MAX_RETRIES: 'int',
+  SESSIONS_BROWSER_HEADERS: 'bool',
   SCHEDULER_DISK_QUEUE: 'string',
   SCHEDULER_MEMORY_QUEUE: 'string',
   SCHEDULER_PRIORITY_QUEUE: 'string',
