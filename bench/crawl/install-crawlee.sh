@@ -10,6 +10,10 @@
 # folder afterwards and writes the installed version to .peers/crawlee/.installed;
 # otherwise exits 1 with npm's last error line on stderr.
 set -euo pipefail
+# bench:blocking's Crawlee crawls script-written pages with PlaywrightCrawler (@crawlee/playwright and the
+# `playwright` package, the same 1.65 series as seine's playwright-core). No browser is downloaded: both
+# crawlers launch Debian's chromium (bench/blocking/crawlee-guarded.mjs points Crawlee at it).
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 
 here=$(cd "$(dirname "$0")" && pwd)
 dir="$here/.peers/crawlee"
@@ -24,7 +28,9 @@ cat >"$dir/package.json" <<'EOF'
   "type": "module",
   "dependencies": {
     "crawlee": "3.18.x",
-    "@crawlee/cheerio": "3.18.x"
+    "@crawlee/cheerio": "3.18.x",
+    "@crawlee/playwright": "3.18.x",
+    "playwright": "1.65.x"
   }
 }
 EOF
