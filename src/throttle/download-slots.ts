@@ -4,6 +4,8 @@ import { SettingsError } from '../settings/settings-error.js';
 import { DownloadSlot } from './download-slot.js';
 import { settingAtLeast } from '../settings/setting-at-least.js';
 import { urlHostname } from './slot-key.js';
+import { readSlotSettings, type SlotOverrides } from './slot-settings.js';
+import type { SharedRate } from './shared-rate.js';
 
 export interface DownloadSlotsOptions {
   /** CONCURRENT_REQUESTS: requests in flight at most, over all slots; default 16. */
@@ -22,7 +24,14 @@ export interface DownloadSlotsOptions {
   readonly random?: () => number;
   /** Cached DNS lookup for per-IP slots: the host's address, or undefined to key by host name (Scrapy's dnscache). */
   readonly resolveHost?: (host: string) => string | undefined;
+  /** DOWNLOAD_SLOTS, read (readSlotSettings): per-slot values that win over the ones above. */
+  readonly slotSettings?: ReadonlyMap<string, SlotOverrides>;
+  /** The clock a shared rate's reply is placed on (the engine's `now`); default Date.now. */
+  readonly clock?: () => number;
 }
+
+/** While a shared rate's reservation is on its way: ask again this soon (a round trip to Redis on loopback is < 1 ms). */
+const RESERVE_POLL_MS = 5;
 
 /** The meta key of a request's slot, as Scrapy's `Downloader.DOWNLOAD_SLOT`. */
 export const DOWNLOAD_SLOT = 'download_slot';
@@ -52,6 +61,9 @@ export class DownloadSlots {
   readonly #randomize: boolean;
   readonly #random: () => number;
   readonly #resolveHost: ((host: string) => string | undefined) | undefined;
+  readonly #overrides: ReadonlyMap<string, SlotOverrides>;
+  readonly #clock: () => number;
+  #sharedRate: SharedRate | undefined;
   #lastGc = Number.NEGATIVE_INFINITY;
 
   constructor(options: DownloadSlotsOptions = {}) {
@@ -64,13 +76,16 @@ export class DownloadSlots {
     this.#randomize = options.randomizeDownloadDelay ?? true;
     this.#random = options.random ?? Math.random;
     this.#resolveHost = options.resolveHost;
+    this.#overrides = options.slotSettings ?? new Map();
+    this.#clock = options.clock ?? Date.now;
   }
 
   /**
    * Reads CONCURRENT_REQUESTS, CONCURRENT_REQUESTS_PER_DOMAIN,
    * CONCURRENT_REQUESTS_PER_IP, DOWNLOAD_DELAY, RANDOMIZE_DOWNLOAD_DELAY and
    * the spider's `downloadDelay` (seconds) and `maxConcurrentRequests`,
-   * which win over the settings as in Scrapy.
+   * which win over the settings as in Scrapy; then DOWNLOAD_SLOTS, whose
+   * per-slot values win over all of them (checked here, when the crawl starts).
    */
   static fromCrawler(crawler: { readonly settings: Settings; readonly spider: object }, extra: Pick<DownloadSlotsOptions, 'random' | 'resolveHost'> = {}): DownloadSlots {
     const { settings } = crawler;
@@ -94,6 +109,7 @@ export class DownloadSlots {
           : spiderNumber('maxConcurrentRequests', spider.maxConcurrentRequests, 1, 'requests in flight per domain'),
       downloadDelayMs: delaySeconds * 1000,
       randomizeDownloadDelay: settings.getBool('RANDOMIZE_DOWNLOAD_DELAY'),
+      slotSettings: readSlotSettings(settings.getDict('DOWNLOAD_SLOTS'), settings.getSource('DOWNLOAD_SLOTS')),
       ...extra,
     });
   }
@@ -117,8 +133,11 @@ export class DownloadSlots {
     if (this.#active.size >= this.#concurrentRequests) return Number.POSITIVE_INFINITY;
     const slot = this.#slot(this.slotKey(request));
     if (slot.active.size >= slot.concurrency) return Number.POSITIVE_INFINITY;
-    const wait = Math.max(slot.delayLeft(now), this.#retryLeft(request, now));
-    return wait > 0 ? wait : true;
+    const wait = Math.max(slot.delayLeft(now), slot.pauseLeft(now), this.#retryLeft(request, now));
+    if (wait > 0) return wait;
+    // The rate last: a shared one reserves a start over all workers, which only a request free to go should take.
+    const rateWait = this.#rateLeft(slot, now);
+    return rateWait > 0 ? rateWait : true;
   }
 
   /**
@@ -139,6 +158,11 @@ export class DownloadSlots {
     slot.active.add(request);
     slot.lastStart = now;
     slot.delayFactor = slot.randomizeDelay ? 0.5 + this.#random() : 1;
+    if (slot.rateIntervalMs > 0) {
+      // A start outside canStart (a slotted fetch that did not ask) still counts against the rate.
+      slot.rateNext = Math.max(now, slot.reservedAt ?? now) + slot.rateIntervalMs;
+      slot.reservedAt = undefined;
+    }
     this.#active.set(request, slot);
     this.#notBefore.delete(request);
     this.#collect(now);
@@ -181,6 +205,34 @@ export class DownloadSlots {
     this.#delayMs = positive('newSlotDelayMs', ms, 0);
   }
 
+  /**
+   * No request of slot `key` starts before `untilMs` (the engine's clock,
+   * ms since the epoch): a 429 or 503 whose `Retry-After` asks the whole
+   * site to wait. A later pause extends it; an earlier one changes nothing.
+   * Returns true when this call moved the end of the pause.
+   */
+  pauseSlot(key: string, untilMs: number): boolean {
+    const slot = this.#slot(key);
+    if (!(untilMs > slot.pausedUntil)) return false;
+    slot.pausedUntil = untilMs;
+    return true;
+  }
+
+  /**
+   * Shares the `rate` of DOWNLOAD_SLOTS over every worker of a crawl
+   * (SCHEDULER = 'redis'): from now on each start of a slot with a rate is
+   * reserved in `shared` first.
+   */
+  shareRates(shared: SharedRate): void {
+    this.#sharedRate = shared;
+  }
+
+  /** True when some DOWNLOAD_SLOTS entry has a `rate` (only then is a shared store worth connecting). */
+  get hasRates(): boolean {
+    for (const overrides of this.#overrides.values()) if (overrides.rateIntervalMs !== undefined) return true;
+    return false;
+  }
+
   /** Every slot, by key (engine status). */
   get slots(): ReadonlyMap<string, DownloadSlot> {
     return this.#slots;
@@ -189,10 +241,42 @@ export class DownloadSlots {
   #slot(key: string): DownloadSlot {
     let slot = this.#slots.get(key);
     if (slot === undefined) {
-      slot = new DownloadSlot(key, this.#slotConcurrency, this.#delayMs, this.#randomize);
+      // Scrapy's order: the crawl-wide values (AutoThrottle's start delay among them), then the slot's own.
+      const own = this.#overrides.get(key);
+      slot = new DownloadSlot(
+        key,
+        own?.concurrency ?? this.#slotConcurrency,
+        own?.delayMs ?? this.#delayMs,
+        own?.randomizeDelay ?? this.#randomize,
+        own?.delayMs ?? 0,
+        own?.rateIntervalMs ?? 0,
+      );
       this.#slots.set(key, slot);
     }
     return slot;
+  }
+
+  /** Milliseconds until the slot's rate allows a start (≤ 0: now). */
+  #rateLeft(slot: DownloadSlot, now: number): number {
+    if (slot.rateIntervalMs <= 0) return 0;
+    const shared = this.#sharedRate;
+    if (shared === undefined) return slot.rateNext - now;
+    if (slot.reservedAt !== undefined) return slot.reservedAt - now;
+    if (!slot.reserving) {
+      slot.reserving = true;
+      shared.reserve(slot.key, slot.rateIntervalMs).then(
+        (wait) => {
+          slot.reserving = false;
+          slot.reservedAt = this.#clock() + Math.max(0, wait);
+        },
+        () => {
+          // The store failed (the frontier reports its own connection): keep this worker's own rate meanwhile.
+          slot.reserving = false;
+          slot.reservedAt = Math.max(this.#clock(), slot.rateNext);
+        },
+      );
+    }
+    return RESERVE_POLL_MS;
   }
 
   #retryLeft(request: Request, now: number): number {
@@ -210,7 +294,8 @@ export class DownloadSlots {
     if (now - this.#lastGc < GC_INTERVAL_MS) return;
     this.#lastGc = now;
     for (const [key, slot] of this.#slots) {
-      if (slot.active.size === 0 && slot.lastStart + slot.delayMs < now - GC_INTERVAL_MS) this.#slots.delete(key);
+      const idle = slot.active.size === 0 && !slot.reserving && slot.lastStart + slot.delayMs < now - GC_INTERVAL_MS;
+      if (idle && slot.pausedUntil < now && slot.rateNext < now) this.#slots.delete(key);
     }
   }
 }
