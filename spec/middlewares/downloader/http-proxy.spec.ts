@@ -32,6 +32,12 @@ describe('HttpProxyMiddleware: proxies from the environment', () => {
     }
   });
 
+  it('reaches a host:port listed in no_proxy directly, and the same host on another port through the proxy', () => {
+    const ported = new HttpProxyMiddleware({ proxies: { http: 'http://p.test:1' }, noProxy: 'local.test:8080' });
+    expect(through(ported, new Request('http://local.test:8080/'))).toEqual([{}, null]);
+    expect(through(ported, new Request('http://local.test:8081/'))).toEqual([{ proxy: 'http://p.test:1', _scheme_proxy: true }, null]);
+  });
+
   it('uses no proxy for a scheme it has none for', () => {
     expect(through(new HttpProxyMiddleware({ proxies: { https: 'http://p.test:1' }, noProxy: '' }), new Request('http://a.test/'))).toEqual([{}, null]);
   });

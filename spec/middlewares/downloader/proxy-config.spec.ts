@@ -62,5 +62,20 @@ describe('bypassesProxy', () => {
 
   it('compares IPv6 hosts without brackets', () => {
     expect(bypassesProxy('[::1]', '::1')).toBe(true);
+    expect(bypassesProxy('[::1]:8080', '::1')).toBe(true);
+  });
+
+  // Expected values are /usr/bin/python3's urllib.request.proxy_bypass_environment(host, {'no': entry}).
+  it('matches host:port entries on that port only, and plain entries on every port, as urllib', () => {
+    const cases: Array<[string, string, boolean]> = [
+      ['skip.test:81', 'skip.test:81', true],
+      ['skip.test:82', 'skip.test:81', false],
+      ['a.skip.test:81', 'skip.test:81', true],
+      ['skip.test:81', 'skip.test', true],
+      ['skip.test', 'skip.test:81', false],
+      ['xskip.test:81', 'skip.test:81', false],
+      ['[::1]:8080', '[::1]:8080', true],
+    ];
+    expect(cases.map(([host, entry]) => [host, entry, bypassesProxy(host, entry)])).toEqual(cases);
   });
 });

@@ -68,7 +68,7 @@ export class HttpProxyMiddleware implements DownloaderMiddleware {
     } else if (this.#proxies.size > 0) {
       const url = new URL(request.url);
       const scheme = url.protocol.slice(0, -1);
-      const exempt = (scheme === 'http' || scheme === 'https') && bypassesProxy(url.hostname, this.noProxy);
+      const exempt = (scheme === 'http' || scheme === 'https') && bypassesProxy(url.host, this.noProxy);
       entry = exempt ? null : (this.#proxies.get(scheme) ?? null);
       fromEnvironment = entry !== null;
     }

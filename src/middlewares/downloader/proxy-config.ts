@@ -55,20 +55,33 @@ function decodeURIComponentSafe(text: string): string {
 }
 
 /**
- * Whether `hostname` is exempt from proxies by a `no_proxy` value: `*`, or a
- * comma-separated list of hosts that match the host and its subdomains
- * (leading dots ignored), as urllib's proxy_bypass_environment.
+ * Whether a host is exempt from proxies by a `no_proxy` value: `*`, or a
+ * comma-separated list of names (leading dots ignored) that match the host
+ * and its subdomains, as urllib's proxy_bypass_environment. `host` may carry
+ * a port (`example.com:8080`, `[::1]:8080`, as URL.host gives it): an entry
+ * with a port matches only that port, one without matches every port.
  */
-export function bypassesProxy(hostname: string, noProxy: string | undefined): boolean {
+export function bypassesProxy(host: string, noProxy: string | undefined): boolean {
   if (noProxy === undefined || noProxy === '') return false;
   if (noProxy.trim() === '*') return true;
-  const host = hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  const full = host.toLowerCase();
+  const hostOnly = hostWithoutPort(full);
   for (const entry of noProxy.split(',')) {
     const name = entry.trim().replace(/^\.+/, '').toLowerCase();
     if (name === '') continue;
-    if (host === name || host.endsWith(`.${name}`)) return true;
+    const bare = name.replace(/^\[(.*)\]$/, '$1');
+    if (hostOnly === bare || full === name) return true;
+    if (hostOnly.endsWith(`.${name}`) || full.endsWith(`.${name}`)) return true;
   }
   return false;
+}
+
+/** `example.com:8080` → `example.com`, `[::1]:8080` and `[::1]` → `::1`; a bare IPv6 address stays whole. */
+function hostWithoutPort(host: string): string {
+  const bracketed = /^\[([^\]]*)\](?::\d*)?$/.exec(host);
+  if (bracketed !== null) return bracketed[1]!;
+  const colon = host.indexOf(':');
+  return colon !== -1 && colon === host.lastIndexOf(':') ? host.slice(0, colon) : host;
 }
 
 /** HTTPPROXY_AUTH_ENCODING as a Buffer encoding: Python's names for latin-1, UTF-8 and ASCII. */
