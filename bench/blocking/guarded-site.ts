@@ -21,9 +21,10 @@
  *    user, password) gives a logged-in sid and redirects to /account/1;
  *    /account/<n> for that sid only (others: 302 to /login).
  *
- * /static/* is served like a CDN: no quota, no cookie. GET /__stats answers
- * the counters as JSON (`GuardedStats`), GET /__reset zeroes them (and
- * forgets sessions, quotas and bans).
+ * /static/* is served like a CDN: no quota, no cookie; every page links
+ * /static/shop.css, so its fetches count the pages a browser rendered.
+ * GET /__stats answers the counters as JSON (`GuardedStats`), GET /__reset
+ * zeroes them (and forgets sessions, quotas and bans).
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -72,6 +73,8 @@ export interface GuardedStats {
   /** Listing pages' HTML served, and their scripts (/static/list-<n>.js: fetched only by a browser). */
   listingPages: number;
   listingScripts: number;
+  /** Pages rendered by a browser: fetches of /static/shop.css, which every page links, by the first segment of their Referer's path ('list', 'product', …). */
+  renderedByKind: Record<string, number>;
   productPages: number;
   accountPages: number;
   logins: number;
@@ -107,13 +110,14 @@ export interface GuardedSite {
 interface Client { times: number[]; retryUntil: number; limitedAt: number; bannedUntil: number }
 interface Sid { client: string; pages: number; loggedIn: boolean }
 
+// Every page links /static/shop.css, which only a browser fetches (no-store: once per page rendered).
 const page = (title: string, body: string): string =>
-  `<!DOCTYPE html><html><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>`;
+  `<!DOCTYPE html><html><head><meta charset="utf-8"><title>${title}</title><link rel="stylesheet" href="/static/shop.css"></head><body>${body}</body></html>`;
 
 function zeroStats(): GuardedStats {
   return {
     requestsByClient: {}, requests: 0, limited: 0, bans: 0, forbidden: 0, challengeRedirects: 0, challenges: 0,
-    captchas: 0, listingPages: 0, listingScripts: 0, productPages: 0, accountPages: 0, logins: 0, failedLogins: 0,
+    captchas: 0, listingPages: 0, listingScripts: 0, renderedByKind: {}, productPages: 0, accountPages: 0, logins: 0, failedLogins: 0,
     loginRedirects: 0,
   };
 }
@@ -244,7 +248,14 @@ export async function startGuardedSite(options: Partial<GuardedOptions> = {}, ho
     }
   }
 
-  function staticFile(res: ServerResponse, path: string): void {
+  function staticFile(req: IncomingMessage, res: ServerResponse, path: string): void {
+    if (path === '/static/shop.css') {
+      const referer = req.headers.referer;
+      const kind = referer === undefined ? '?' : (new URL(referer).pathname.split('/')[1] ?? '');
+      stats.renderedByKind[kind] = (stats.renderedByKind[kind] ?? 0) + 1;
+      res.writeHead(200, { 'Content-Type': 'text/css', 'Cache-Control': 'no-store' }).end('body { font-family: sans-serif; }\n');
+      return;
+    }
     const n = /^\/static\/list-(\d+)\.js$/.exec(path)?.[1];
     if (n === undefined || +n < 1 || +n > o.lists) return send(res, 404, 'not found', { 'Content-Type': 'text/plain' });
     stats.listingScripts++;
@@ -268,7 +279,7 @@ export async function startGuardedSite(options: Partial<GuardedOptions> = {}, ho
         sids = new Map();
         return send(res, 200, '{}', { 'Content-Type': 'application/json' });
       }
-      if (url.pathname.startsWith('/static/')) return staticFile(res, url.pathname);
+      if (url.pathname.startsWith('/static/')) return staticFile(req, res, url.pathname);
       if (withinQuota(address, res)) content(req, res, address, url, Buffer.concat(chunks).toString());
     });
   });
