@@ -33,6 +33,23 @@ export function nextAutoThrottleDelay(delay: number, latency: number, status: nu
   return next;
 }
 
+/**
+ * A slot's next delay after a 429 (Too Many Requests) or 503 (Service
+ * Unavailable): the site said it is getting too much, so the delay doubles
+ * — and is at least the start delay, so that a slot whose delay had fallen
+ * to 0 backs off at all — clamped to [minDelay, maxDelay] as any delay.
+ *
+ * Scrapy (2.13 too) has no such rule: a 429 answers fast, its latency only
+ * ever asks for a shorter delay, and the non-200 rule above keeps the delay
+ * where it was, so a crawl that is being refused goes on at the same pace
+ * (scrapy/scrapy#4424, #6458). Doubling backs off within a few answers; the
+ * 200s that follow bring the delay down again by halves, as always.
+ */
+export function backedOffDelay(delay: number, startDelay: number, limits: AutoThrottleLimits): number {
+  const wanted = Math.max(2 * delay, startDelay);
+  return Math.min(Math.max(limits.minDelay, wanted), limits.maxDelay);
+}
+
 /** What one AUTOTHROTTLE_DEBUG line reports. */
 export interface AutoThrottleDebugSample {
   readonly slot: string;

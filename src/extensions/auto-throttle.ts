@@ -9,7 +9,7 @@ import { getLogger, type Logger } from '../log/index.js';
 import { SettingsError } from '../settings/settings-error.js';
 import { DOWNLOAD_SLOT } from '../throttle/download-slots.js';
 import { settingAtLeast } from '../settings/setting-at-least.js';
-import { autoThrottleDebugLine, nextAutoThrottleDelay, type AutoThrottleLimits } from './auto-throttle-delay.js';
+import { autoThrottleDebugLine, backedOffDelay, nextAutoThrottleDelay, type AutoThrottleLimits } from './auto-throttle-delay.js';
 
 /** Scrapy's `scrapy.extensions.throttle` logger. */
 export const AUTOTHROTTLE_LOGGER = 'seine.extensions.throttle';
@@ -20,8 +20,11 @@ export const AUTOTHROTTLE_DONT_ADJUST_DELAY = 'autothrottle_dont_adjust_delay';
 export interface AutoThrottleSlots {
   /** The delay in milliseconds a slot is created with. */
   newSlotDelayMs: number;
-  slot(key: string): { delayMs: number; readonly active: ReadonlySet<unknown> } | undefined;
+  slot(key: string): { delayMs: number; readonly active: ReadonlySet<unknown>; readonly minDelayMs?: number } | undefined;
 }
+
+/** Statuses by which a site says it gets too many requests: the slot's delay backs off (backedOffDelay). */
+const BACK_OFF_STATUSES: ReadonlySet<number> = new Set([429, 503]);
 
 export interface AutoThrottleOptions extends AutoThrottleLimits {
   /** max(AUTOTHROTTLE_START_DELAY, the min delay), in seconds: every new slot's delay. */
@@ -122,7 +125,10 @@ export class AutoThrottle {
 
   /**
    * Adjusts the delay of the response's slot (`meta.download_slot`) from
-   * `meta.download_latency`. Skipped: a response with no latency (it did
+   * `meta.download_latency`, or doubles it after a 429 or 503
+   * (backedOffDelay). A slot's DOWNLOAD_SLOTS `delay` is its floor: never
+   * lowered below it, whatever AUTOTHROTTLE_MAX_DELAY says (its `rate` is
+   * kept apart and never touched). Skipped: a response with no latency (it did
    * not come from the network: a middleware made it), no slot, or
    * `meta.autothrottle_dont_adjust_delay === true`.
    */
@@ -134,7 +140,11 @@ export class AutoThrottle {
     const slot = this.#slots()?.slot(String(key));
     if (slot === undefined) return;
     const previousDelay = slot.delayMs / 1000;
-    const delay = nextAutoThrottleDelay(previousDelay, latency, response.status, this.limits);
+    const floor = (slot.minDelayMs ?? 0) / 1000;
+    const adjusted = BACK_OFF_STATUSES.has(response.status)
+      ? backedOffDelay(previousDelay, this.startDelay, this.limits)
+      : nextAutoThrottleDelay(previousDelay, latency, response.status, this.limits);
+    const delay = Math.max(floor, adjusted);
     if (delay !== previousDelay) slot.delayMs = delay * 1000;
     if (this.#debug) {
       this.#logger.info(

@@ -66,6 +66,7 @@ export const DEFAULT_SETTINGS: Readonly<SettingsSchema> = {
     DefaultHeadersMiddleware: 400,
     UserAgentMiddleware: 500,
     RetryMiddleware: 550,
+    RetryAfterMiddleware: 560,
     MetaRefreshMiddleware: 580,
     RedirectMiddleware: 600,
     CookiesMiddleware: 700,

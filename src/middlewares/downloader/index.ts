@@ -9,6 +9,7 @@ import { HttpProxyMiddleware } from './http-proxy.js';
 import { MetaRefreshMiddleware } from './meta-refresh.js';
 import { RedirectMiddleware } from './redirect.js';
 import { RetryMiddleware } from './retry.js';
+import { RetryAfterMiddleware } from './retry-after.js';
 import { UserAgentMiddleware } from './user-agent.js';
 
 export { CookiesMiddleware, type CookiesOptions } from './cookies.js';
@@ -27,6 +28,7 @@ export { MetaRefreshMiddleware, type MetaRefreshOptions } from './meta-refresh.j
 export { getMetaRefresh, type MetaRefresh } from './meta-refresh-tag.js';
 export { RedirectMiddleware, type RedirectOptions } from './redirect.js';
 export { RetryMiddleware, type RetryOptions } from './retry.js';
+export { RetryAfterMiddleware, RETRY_AFTER_MAX_SECONDS, type RetryAfterOptions, type PausableSlots } from './retry-after.js';
 export { getRetryRequest, type GetRetryRequestOptions } from './retry-request.js';
 export { retryDelayMs, parseRetryAfter, type RetryDelayOptions } from './retry-delay.js';
 export { RETRYABLE_ERROR_CODES, RETRYABLE_ERROR_NAMES, isRetryableError } from './retryable-errors.js';
@@ -46,6 +48,7 @@ export const DOWNLOADER_MIDDLEWARES_BASE: Readonly<Record<string, ComponentClass
   DefaultHeadersMiddleware,
   UserAgentMiddleware,
   RetryMiddleware,
+  RetryAfterMiddleware,
   MetaRefreshMiddleware,
   RedirectMiddleware,
   CookiesMiddleware,
