@@ -20,11 +20,13 @@ export class BlockedResponseRule {
   readonly selector: string | null;
   readonly #spider: BlockAwareSpider;
   readonly #verdicts = new WeakMap<Response, Promise<string | null>>();
+  readonly #onHookError: ((error: unknown, response: Response) => void) | null;
 
-  constructor(options: { statuses: Iterable<number>; selector: string | null; spider: BlockAwareSpider }) {
+  constructor(options: { statuses: Iterable<number>; selector: string | null; spider: BlockAwareSpider; onHookError?: (error: unknown, response: Response) => void }) {
     this.statuses = new Set(options.statuses);
     this.selector = options.selector === '' ? null : options.selector;
     this.#spider = options.spider;
+    this.#onHookError = options.onHookError ?? null;
   }
 
   /** The crawl's one rule (built on first use from SESSIONS_BLOCKED_STATUS and SESSIONS_BLOCKED_SELECTOR). */
@@ -43,7 +45,15 @@ export class BlockedResponseRule {
       if (selector !== null && selector !== undefined && typeof selector !== 'string') {
         throw new SettingsError(`Setting SESSIONS_BLOCKED_SELECTOR must be a CSS selector string or null, got ${JSON.stringify(selector)}`);
       }
-      rule = new BlockedResponseRule({ statuses, selector: selector ?? null, spider: crawler.spider as BlockAwareSpider });
+      const { logBus, stats } = crawler as Partial<Pick<Crawler, 'logBus' | 'stats'>>;
+      const spider = crawler.spider as BlockAwareSpider;
+      // One ERROR line per response (the verdict is shared by both pools), counted; the response counts as not blocked.
+      const onHookError = (error: unknown, response: Response): void => {
+        const name = (spider as { name?: unknown }).name;
+        logBus?.getLogger('seine.blocking').error(`Error in isBlocked() of spider '${String(name)}' for ${response.url}: ${(error as Error)?.message ?? String(error)} (the response counts as not blocked)`);
+        stats?.inc('blocking/isBlocked_errors');
+      };
+      rule = new BlockedResponseRule({ statuses, selector: selector ?? null, spider, onHookError });
       rules.set(crawler, rule);
     }
     return rule;
@@ -52,7 +62,8 @@ export class BlockedResponseRule {
   /**
    * Why `response` is blocked (`status 429`, `selector .captcha`,
    * `isBlocked()`), or null when it is not. A selector or hook that throws
-   * counts as not blocked: the spider's callback will meet the page and its error.
+   * counts as not blocked: the spider's callback will meet the page and its error
+   * (a throwing `isBlocked` is logged once as an ERROR and counted under `blocking/isBlocked_errors`).
    */
   reason(response: Response): Promise<string | null> {
     let verdict = this.#verdicts.get(response);
@@ -69,10 +80,17 @@ export class BlockedResponseRule {
       try {
         if (response.css(this.selector).length > 0) return `selector ${this.selector}`;
       } catch {
-        // A malformed selector is reported when the crawl starts (checkSelector); a page that cannot be parsed is not a block page.
+        // A malformed selector is reported when the crawl starts (src/sessions/session-settings.ts); a page that cannot be parsed is not a block page.
       }
     }
-    if (typeof this.#spider.isBlocked === 'function' && (await this.#spider.isBlocked(response)) === true) return 'isBlocked()';
+    if (typeof this.#spider.isBlocked === 'function') {
+      try {
+        if ((await this.#spider.isBlocked(response)) === true) return 'isBlocked()';
+      } catch (error) {
+        if (this.#onHookError === null) throw error;
+        this.#onHookError(error, response);
+      }
+    }
     return null;
   }
 }

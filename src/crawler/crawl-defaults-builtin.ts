@@ -10,6 +10,7 @@ import { DownloadSlots } from '../throttle/index.js';
 import { DOWNLOADER_MIDDLEWARES_BASE } from '../middlewares/downloader/index.js';
 import { SPIDER_MIDDLEWARES_BASE } from '../middlewares/spider/index.js';
 import { RobotsTxtMiddleware } from '../robots/index.js';
+import { SessionsMiddleware } from '../sessions/index.js';
 import { CoreStats } from '../extensions/core-stats.js';
 import { LogStats } from '../extensions/log-stats.js';
 import { CloseSpiderExtension } from '../extensions/close-spider-extension.js';
@@ -62,6 +63,7 @@ export const CRAWL_DEFAULTS: CrawlDefaults = {
   downloaderMiddlewares: new Map<string, ComponentClass<DownloaderMiddleware>>([
     ...Object.entries(DOWNLOADER_MIDDLEWARES_BASE),
     ['RobotsTxtMiddleware', RobotsTxtMiddleware as unknown as ComponentClass<DownloaderMiddleware>],
+    ['SessionsMiddleware', SessionsMiddleware as unknown as ComponentClass<DownloaderMiddleware>],
   ]),
   spiderMiddlewares: new Map<string, ComponentClass<SpiderMiddleware>>(Object.entries(SPIDER_MIDDLEWARES_BASE)),
   pipelines: new Map<string, ComponentClass<ItemPipeline>>([

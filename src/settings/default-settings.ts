@@ -69,6 +69,8 @@ export const DEFAULT_SETTINGS: Readonly<SettingsSchema> = {
     RetryAfterMiddleware: 560,
     MetaRefreshMiddleware: 580,
     RedirectMiddleware: 600,
+    // Off unless SESSIONS_ENABLED; before CookiesMiddleware and the proxies, so that its meta.cookiejar and meta.proxy are theirs.
+    SessionsMiddleware: 640,
     CookiesMiddleware: 700,
     HttpProxyMiddleware: 750,
     DownloaderStats: 850,

@@ -70,6 +70,9 @@ function newCookieJar(): CookieJar {
   return new (toughCookie().CookieJar)();
 }
 
+/** The CookiesMiddleware each crawler built, for the session pool (src/sessions/), which keeps a jar per session here. */
+const builtFor = new WeakMap<object, CookiesMiddleware>();
+
 export class CookiesMiddleware implements DownloaderMiddleware {
   readonly debug: boolean;
   readonly #jars = new Map<unknown, CookieJar>();
@@ -83,7 +86,29 @@ export class CookiesMiddleware implements DownloaderMiddleware {
   static fromCrawler(crawler: Crawler): CookiesMiddleware {
     const { settings } = crawler;
     if (!settings.getBool('COOKIES_ENABLED')) throw new NotConfigured('COOKIES_ENABLED is off');
-    return new CookiesMiddleware({ debug: settings.getBool('COOKIES_DEBUG'), logBus: crawler.logBus });
+    const middleware = new CookiesMiddleware({ debug: settings.getBool('COOKIES_DEBUG'), logBus: crawler.logBus });
+    builtFor.set(crawler, middleware);
+    return middleware;
+  }
+
+  /** The instance fromCrawler built for `crawler`, or null (COOKIES_ENABLED off, or replaced): the session pool's jars live here. */
+  static of(crawler: object): CookiesMiddleware | null {
+    return builtFor.get(crawler) ?? null;
+  }
+
+  /** Forgets the jar of a `meta.cookiejar` key (a retired session's cookies go with it). */
+  dropJar(key: unknown): void {
+    this.#jars.delete(key === undefined ? null : key);
+  }
+
+  /** The jar of `key` as tough-cookie serializes it (JSON-safe), or null when that key has no jar. */
+  exportJar(key: unknown): object | null {
+    return this.#jars.get(key === undefined ? null : key)?.serializeSync() ?? null;
+  }
+
+  /** Replaces the jar of `key` with one exportJar gave (a session restored from JOBDIR). */
+  importJar(key: unknown, serialized: object): void {
+    this.#jars.set(key === undefined ? null : key, toughCookie().CookieJar.deserializeSync(serialized as never));
   }
 
   /** The jar for a `meta.cookiejar` key (created empty on first use); `null` is the default jar. */
