@@ -170,10 +170,10 @@ describe('createGotFetch through a proxy', () => {
   });
 
   it('rejects a proxy scheme it cannot speak, without connecting, and hides the password', async () => {
-    const error = await fetch(new Request('http://127.0.0.1:1/'), fetchOptions({ proxy: 'socks5://me:secret@127.0.0.1:1080' })).then(() => new Error('expected a failure'), (e: unknown) => e as Error);
+    const error = await fetch(new Request('http://127.0.0.1:1/'), fetchOptions({ proxy: 'socks4://me:secret@127.0.0.1:1080' })).then(() => new Error('expected a failure'), (e: unknown) => e as Error);
     expect(error).toBeInstanceOf(InvalidProxyError);
     expect((error as Error).message).toBe(
-      "Cannot use proxy 'socks5://me:***@127.0.0.1:1080' for http://127.0.0.1:1/: the socks5 scheme is not supported. Give an http:// or https:// proxy URL such as 'http://127.0.0.1:3128'.",
+      "Cannot use proxy 'socks4://me:***@127.0.0.1:1080' for http://127.0.0.1:1/: the socks4 scheme is not supported. Give an http://, https://, socks5:// or socks5h:// proxy URL such as 'http://127.0.0.1:3128'.",
     );
   });
 });

@@ -3,14 +3,16 @@ import { cachedFingerprint } from '../http/fingerprint.js';
 import { createSpider } from '../contracts/create-spider.js';
 import { DOWNLOAD_HANDLERS_BY_NAME, DownloadHandlers } from '../download/handlers/index.js';
 import { BrowserDownloadHandler } from '../browser/index.js';
+import { AdaptiveRenderingMiddleware, adaptiveWants } from '../adaptive/index.js';
 import { MemoryStatsCollector } from '../stats/index.js';
 import { RedisScheduler, Scheduler } from '../scheduler/index.js';
-import { usesRedisScheduler } from '../frontier/index.js';
+import { frontierSettings, RedisRateBuckets, usesRedisScheduler } from '../frontier/index.js';
 import { DownloadSlots } from '../throttle/index.js';
 import { DOWNLOADER_MIDDLEWARES_BASE } from '../middlewares/downloader/index.js';
 import { SPIDER_MIDDLEWARES_BASE } from '../middlewares/spider/index.js';
 import { RobotsTxtMiddleware } from '../robots/index.js';
 import { SessionsMiddleware } from '../sessions/index.js';
+import { ProxyPoolMiddleware } from '../proxies/index.js';
 import { CoreStats } from '../extensions/core-stats.js';
 import { LogStats } from '../extensions/log-stats.js';
 import { CloseSpiderExtension } from '../extensions/close-spider-extension.js';
@@ -38,7 +40,8 @@ export const CRAWL_DEFAULTS: CrawlDefaults = {
     const handlers = new DownloadHandlers(crawler, {
       builtIn: DOWNLOAD_HANDLERS_BY_NAME,
       // Reads (and checks) the PLAYWRIGHT_* settings now; the browser itself starts with the first request that wants it.
-      chosenByRequest: { wants: BrowserDownloadHandler.wantsFor(crawler), handler: BrowserDownloadHandler },
+      // meta.playwright 'auto' asks what the crawl learned about the page's kind (src/adaptive/).
+      chosenByRequest: { wants: adaptiveWants(crawler, BrowserDownloadHandler.wantsFor(crawler)), handler: BrowserDownloadHandler },
       signal: crawler.abortController.signal,
     });
     return Object.assign((request: Request) => handlers.download(request), { warmUp: () => handlers.warmUp() });
@@ -46,6 +49,17 @@ export const CRAWL_DEFAULTS: CrawlDefaults = {
   createSlots(crawler) {
     const slots = DownloadSlots.fromCrawler(crawler);
     slotsOf.set(crawler, slots);
+    // A DOWNLOAD_SLOTS rate holds over every worker of a shared crawl: its starts are reserved in Redis.
+    if (slots.hasRates && usesRedisScheduler(crawler.settings)) {
+      const { url, keyPrefix } = frontierSettings(crawler.settings, crawler.spider.name);
+      const buckets = new RedisRateBuckets(url, keyPrefix);
+      slots.shareRates(buckets);
+      const closing = crawler.events$.subscribe((event) => {
+        if (event.type !== 'spider_closed') return;
+        closing.unsubscribe();
+        void buckets.close();
+      });
+    }
     return slots;
   },
   createScheduler(crawler) {
@@ -64,8 +78,12 @@ export const CRAWL_DEFAULTS: CrawlDefaults = {
     ...Object.entries(DOWNLOADER_MIDDLEWARES_BASE),
     ['RobotsTxtMiddleware', RobotsTxtMiddleware as unknown as ComponentClass<DownloaderMiddleware>],
     ['SessionsMiddleware', SessionsMiddleware as unknown as ComponentClass<DownloaderMiddleware>],
+    ['ProxyPoolMiddleware', ProxyPoolMiddleware as unknown as ComponentClass<DownloaderMiddleware>],
   ]),
-  spiderMiddlewares: new Map<string, ComponentClass<SpiderMiddleware>>(Object.entries(SPIDER_MIDDLEWARES_BASE)),
+  spiderMiddlewares: new Map<string, ComponentClass<SpiderMiddleware>>([
+    ...Object.entries(SPIDER_MIDDLEWARES_BASE),
+    ['AdaptiveRenderingMiddleware', AdaptiveRenderingMiddleware as unknown as ComponentClass<SpiderMiddleware>],
+  ]),
   pipelines: new Map<string, ComponentClass<ItemPipeline>>([
     ['FilesPipeline', FilesPipeline as unknown as ComponentClass<ItemPipeline>],
     ['ImagesPipeline', ImagesPipeline as unknown as ComponentClass<ItemPipeline>],

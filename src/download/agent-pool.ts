@@ -3,6 +3,7 @@ import https from 'node:https';
 import { Headers } from '../http/headers.js';
 import { InvalidProxyError } from './download-errors.js';
 import { HttpProxyAgent, HttpsTunnelAgent, type ProxyTarget } from './proxy-agent.js';
+import { SocksHttpAgent, SocksHttpsAgent, type SocksTarget } from './socks-agent.js';
 
 export interface Route {
   agents: { http: http.Agent; https: https.Agent };
@@ -33,6 +34,11 @@ export class AgentPool {
     if (proxy === null || proxy === '') return { agents: this.#direct, headers };
     const target = parseProxy(url, proxy, headers.get('proxy-authorization'));
     const wire = headers.copy();
+    if (target.url.protocol === 'socks5:' || target.url.protocol === 'socks5h:') {
+      // The credentials go in the SOCKS handshake, never to the origin.
+      wire.delete('proxy-authorization');
+      return { agents: this.#socksAgents(socksTarget(target)), headers: wire };
+    }
     if (url.startsWith('https:')) {
       // The credentials belong to the proxy: they go in CONNECT, never to the origin.
       wire.delete('proxy-authorization');
@@ -52,6 +58,20 @@ export class AgentPool {
       this.#viaProxy.set(key, agent);
     }
     return { agents: { http: agent, https: this.#direct.https }, headers: wire };
+  }
+
+  /** One pair of agents per SOCKS proxy and credentials: http:// and https:// URLs both go through the tunnel. */
+  #socksAgents(target: SocksTarget): Route['agents'] {
+    const key = `socks ${target.resolveLocally ? '' : 'h'}${target.label} ${target.user ?? ''}:${target.password ?? ''}`;
+    let http = this.#viaProxy.get(`${key} http`);
+    let https = this.#viaProxy.get(`${key} https`) as https.Agent | undefined;
+    if (http === undefined || https === undefined) {
+      http = new SocksHttpAgent(target, { keepAlive: true, maxSockets: this.#maxSockets });
+      https = new SocksHttpsAgent(target, { keepAlive: true, maxSockets: this.#maxSockets, rejectUnauthorized: false });
+      this.#viaProxy.set(`${key} http`, http);
+      this.#viaProxy.set(`${key} https`, https);
+    }
+    return { http, https };
   }
 
   /** Closes every pooled connection; in-flight requests fail. */
@@ -77,7 +97,7 @@ export function parseProxy(requestUrl: string, proxy: string, headerAuth: string
   } catch {
     throw new InvalidProxyError(requestUrl, redact(proxy), 'it is not a valid URL');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+  if (!['http:', 'https:', 'socks5:', 'socks5h:'].includes(url.protocol)) {
     throw new InvalidProxyError(requestUrl, redact(proxy), `the ${url.protocol.slice(0, -1)} scheme is not supported`);
   }
   if (url.hostname === '') throw new InvalidProxyError(requestUrl, redact(proxy), 'it names no host');
@@ -89,6 +109,22 @@ export function parseProxy(requestUrl: string, proxy: string, headerAuth: string
     url.password = '';
   }
   return { url, authorization };
+}
+
+/** A SOCKS5 proxy with its credentials: from the URL, else from the Basic Proxy-Authorization that HttpProxyMiddleware made of them. */
+function socksTarget(target: ProxyTarget): SocksTarget {
+  let user: string | null = null;
+  let password: string | null = null;
+  const basic = target.authorization === null ? null : /^Basic\s+(\S+)$/i.exec(target.authorization);
+  if (basic !== null) {
+    const decoded = Buffer.from(basic[1]!, 'base64').toString('latin1');
+    const colon = decoded.indexOf(':');
+    user = colon === -1 ? decoded : decoded.slice(0, colon);
+    password = colon === -1 ? '' : decoded.slice(colon + 1);
+  }
+  const host = target.url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const port = target.url.port === '' ? 1080 : Number(target.url.port);
+  return { host, port, resolveLocally: target.url.protocol === 'socks5:', user, password, label: `${target.url.hostname}:${port}` };
 }
 
 /** A proxy URL fit for a message: the password replaced. */

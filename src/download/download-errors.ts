@@ -164,13 +164,13 @@ export class TunnelError extends DownloadError {
   }
 }
 
-/** A proxy URL seine cannot use (not http:// or https://, or not a URL). */
+/** A proxy URL seine cannot use (not http://, https://, socks5:// or socks5h://, or not a URL). */
 export class InvalidProxyError extends DownloadError {
   static override readonly code: string = 'SEINE_INVALID_PROXY';
   readonly proxy: string;
 
   constructor(url: string, proxy: string, reason: string) {
-    super(url, `Cannot use proxy '${proxy}' for ${url}: ${reason}. Give an http:// or https:// proxy URL such as 'http://127.0.0.1:3128'.`);
+    super(url, `Cannot use proxy '${proxy}' for ${url}: ${reason}. Give an http://, https://, socks5:// or socks5h:// proxy URL such as 'http://127.0.0.1:3128'.`);
     this.proxy = proxy;
   }
 }

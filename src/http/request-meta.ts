@@ -49,8 +49,12 @@ export interface RequestMeta {
   /** Written by RetryMiddleware: milliseconds the download slot holds the retry back (its backoff, or Retry-After). */
   retry_delay_ms?: number;
   autothrottle_dont_adjust_delay?: boolean;
-  /** Render the page in the browser (true), or not even under PLAYWRIGHT_BY_DEFAULT (false). */
-  playwright?: boolean;
+  /** Render the page in the browser (true), or not even under PLAYWRIGHT_BY_DEFAULT (false); 'auto': plain first, rendered when the page needs it (src/adaptive/). */
+  playwright?: boolean | 'auto';
+  /** With playwright 'auto': the kind of page learned about, instead of the callback's name (src/adaptive/page-kind.ts). */
+  playwright_auto_kind?: string;
+  /** Written by AdaptiveRenderingMiddleware on the rendering of a plain page that did not suffice. */
+  _playwright_auto_plain?: unknown;
   /** A named browser context (PLAYWRIGHT_CONTEXTS), kept for the crawl; absent: a pooled one. */
   playwright_context?: string;
   /** PageMethod steps run on the page once it has loaded, in order. */
@@ -69,6 +73,12 @@ export interface RequestMeta {
   _scheme_proxy?: boolean;
   /** Written by HttpProxyMiddleware: the proxy URL its Proxy-Authorization header belongs to. */
   _auth_proxy?: string | null;
+  /** Written by ProxyPoolMiddleware (or the session pool): the pool proxy's id (no credentials) the outcome is credited to; null: no proxy (an empty tier). */
+  _pool_proxy?: string | null;
+  /** Written by ProxyPoolMiddleware under PROXY_TIERS: the tier the request was sent at. */
+  _pool_tier?: number;
+  /** Written by ProxyPoolMiddleware: how many times the request was sent again through another proxy. */
+  proxy_retry_times?: number;
   /** Written by HttpCacheMiddleware: the stale cached response kept while the request revalidates. */
   cached_response?: unknown;
   /** Written by HttpCacheMiddleware: the policy will not cache this request's response. */

@@ -72,6 +72,7 @@ export const DEFAULT_SETTINGS: Readonly<SettingsSchema> = {
     // Off unless SESSIONS_ENABLED; before CookiesMiddleware and the proxies, so that its meta.cookiejar and meta.proxy are theirs.
     SessionsMiddleware: 640,
     CookiesMiddleware: 700,
+    ProxyPoolMiddleware: 740,
     HttpProxyMiddleware: 750,
     DownloaderStats: 850,
     HttpCacheMiddleware: 900,
@@ -232,6 +233,8 @@ export const DEFAULT_SETTINGS: Readonly<SettingsSchema> = {
   SPIDER_MIDDLEWARES: {},
   SPIDER_MIDDLEWARES_BASE: {
     HttpErrorMiddleware: 50,
+    // meta.playwright 'auto': sees what the callback gave after offsite/depth dropped theirs (src/adaptive/).
+    AdaptiveRenderingMiddleware: 60,
     OffsiteMiddleware: 500,
     RefererMiddleware: 700,
     UrlLengthMiddleware: 800,
