@@ -5,3 +5,4 @@ export { bloomSize, bloomOffsets, type BloomSize } from './bloom.js';
 export { mergeStats } from './merge-stats.js';
 export { frontierReport, formatFrontierReport, type FrontierReport, type CrawlState } from './frontier-report.js';
 export { RedisUnreachableError, FrontierBusyError } from './frontier-errors.js';
+export { RedisRateBuckets } from './rate-buckets.js';
