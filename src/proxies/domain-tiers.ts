@@ -9,12 +9,12 @@
  */
 export class DomainTiers {
   readonly #top: number;
-  readonly #stepDownAfter: number;
+  readonly stepDownAfter: number;
   readonly #domains = new Map<string, { tier: number; successes: number }>();
 
   constructor(tierCount: number, stepDownAfter: number) {
     this.#top = tierCount - 1;
-    this.#stepDownAfter = stepDownAfter;
+    this.stepDownAfter = stepDownAfter;
   }
 
   tierOf(domain: string): number {
@@ -32,7 +32,7 @@ export class DomainTiers {
     if (!ok) {
       state.successes = 0;
       if (state.tier < this.#top) state.tier += 1;
-    } else if (state.tier > 0 && ++state.successes >= this.#stepDownAfter) {
+    } else if (state.tier > 0 && ++state.successes >= this.stepDownAfter) {
       state.tier -= 1;
       state.successes = 0;
     }

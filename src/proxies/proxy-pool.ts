@@ -133,35 +133,66 @@ export class ProxyPool {
   async choose(request: Request): Promise<ProxyChoice> {
     const domain = domainOf(request.url);
     for (;;) {
-      const tier = this.tiered ? this.#domainTiers.tierOf(domain) : 0;
-      const candidates = this.tiers[tier]!;
-      if (candidates.length === 0) return { url: null, id: null, tier };
       const now = this.#now();
-      let entry: ProxyEntry | null = null;
-      if (this.rotation === 'per-domain') {
-        const sticky = this.#byDomain.get(domain);
-        entry = sticky !== undefined && !sticky.isResting(now) && candidates.includes(sticky) ? sticky : this.#next(tier, now);
-        if (entry !== null) this.#byDomain.set(domain, entry);
-      } else {
-        entry = this.#next(tier, now);
-      }
-      if (entry !== null || this.#closed) {
+      const choice = this.tiered ? this.#chooseTier(domain, now) : this.#chooseInList(domain, now);
+      if (choice !== null) {
         this.#warned = false;
-        const chosen = entry ?? earliest(candidates);
-        return { url: chosen.url, id: chosen.id, tier: this.tiered ? tier : null };
+        return choice;
       }
-      await this.#waitForWake(candidates, now);
+      const waiting = this.tiered ? this.tiers.slice(this.#domainTiers.tierOf(domain)).flat() : this.tiers[0]!;
+      if (this.#closed) {
+        const first = earliest(waiting);
+        return { url: first.url, id: first.id, tier: this.tiered ? this.#tierOfEntry(first) : null };
+      }
+      await this.#waitForWake(waiting, now);
     }
+  }
+
+  #chooseInList(domain: string, now: number): ProxyChoice | null {
+    let entry: ProxyEntry | null;
+    if (this.rotation === 'per-domain') {
+      const sticky = this.#byDomain.get(domain);
+      entry = sticky !== undefined && !sticky.isResting(now) ? sticky : this.#next(0, now);
+      if (entry !== null) this.#byDomain.set(domain, entry);
+    } else {
+      entry = this.#next(0, now);
+    }
+    return entry === null ? null : { url: entry.url, id: entry.id, tier: null };
+  }
+
+  /**
+   * The domain's tier; when all of its proxies rest, the next tier up that
+   * has one awake (the domain's tier stays: outcomes there are not counted
+   * for it), so a resting tier does not hold a domain's requests while a
+   * dearer tier could carry them.
+   */
+  #chooseTier(domain: string, now: number): ProxyChoice | null {
+    for (let tier = this.#domainTiers.tierOf(domain); tier < this.tiers.length; tier++) {
+      if (this.tiers[tier]!.length === 0) return { url: null, id: null, tier };
+      const entry = this.#next(tier, now);
+      if (entry !== null) return { url: entry.url, id: entry.id, tier };
+    }
+    return null;
+  }
+
+  #tierOfEntry(entry: ProxyEntry): number {
+    return this.tiers.findIndex((tier) => tier.includes(entry));
   }
 
   /** The session's proxy URL (credentials included), sticky while it is awake; null for an empty tier. Never waits: when all rest, the first to wake. */
   forSession(sessionId: string, request: Request): string | null {
-    const tier = this.tiered ? this.#domainTiers.tierOf(domainOf(request.url)) : 0;
-    const candidates = this.tiers[tier]!;
-    if (candidates.length === 0) return null;
+    const domain = domainOf(request.url);
     const now = this.#now();
     const sticky = this.#bySession.get(sessionId);
-    const entry = sticky !== undefined && !sticky.isResting(now) && candidates.includes(sticky) ? sticky : (this.#next(tier, now) ?? earliest(candidates));
+    const stickyTier = sticky === undefined ? -1 : this.#tierOfEntry(sticky);
+    if (sticky !== undefined && !sticky.isResting(now) && (!this.tiered || stickyTier === this.#domainTiers.tierOf(domain))) return sticky.url;
+    const choice = this.tiered ? this.#chooseTier(domain, now) : this.#chooseInList(`session ${sessionId}`, now);
+    if (choice !== null && choice.url === null) {
+      this.#bySession.delete(sessionId);
+      return null;
+    }
+    const waiting = this.tiered ? this.tiers.slice(this.#domainTiers.tierOf(domain)).flat() : this.tiers[0]!;
+    const entry = choice === null ? earliest(waiting) : this.#byUrl.get(choice.url!)!;
     this.#bySession.set(sessionId, entry);
     return entry.url;
   }
@@ -172,9 +203,10 @@ export class ProxyPool {
 
   /** Sets `meta.proxy` and `meta._pool_proxy` (and, with tiers, `meta._pool_tier`) for a URL from `forSession()`. */
   assign(request: Request, url: string | null): void {
-    request.meta.proxy = url;
-    request.meta._pool_proxy = url === null ? null : this.idOf(url);
-    if (this.tiered) request.meta._pool_tier = this.#domainTiers.tierOf(domainOf(request.url));
+    const entry = url === null ? undefined : (this.#byUrl.get(url) ?? this.#entries.get(url));
+    request.meta.proxy = entry?.url ?? url;
+    request.meta._pool_proxy = entry?.id ?? null;
+    if (this.tiered) request.meta._pool_tier = entry === undefined ? this.#domainTiers.tierOf(domainOf(request.url)) : this.#tierOfEntry(entry);
   }
 
   /** Counts a request sent through `id` (null: no proxy) at `tier`. */
@@ -205,10 +237,11 @@ export class ProxyPool {
     const tier = request?.meta._pool_tier;
     if (this.tiered && request !== undefined && typeof tier === 'number') {
       const domain = domainOf(request.url);
+      const before = this.#domainTiers.tierOf(domain);
       const after = this.#domainTiers.record(domain, tier, outcome === 'success');
-      if (after !== tier) {
-        const why = outcome === 'success' ? `${TIER_STEP_DOWN_AFTER} successes in a row` : (reason ?? outcome);
-        this.#logger.info(`Proxy tier for ${domain}: ${tier} -> ${after} (${why})`, { domain, from: tier, to: after });
+      if (after !== before) {
+        const why = outcome === 'success' ? `${this.#domainTiers.stepDownAfter} successes in a row` : (reason ?? outcome);
+        this.#logger.info(`Proxy tier for ${domain}: ${before} -> ${after} (${why})`, { domain, from: before, to: after });
       }
     }
   }
@@ -252,8 +285,7 @@ export class ProxyPool {
     const at = earliest(candidates).restUntil;
     if (!this.#warned) {
       this.#warned = true;
-      const count = this.tiered ? `all ${candidates.length} proxies of this tier` : `all ${candidates.length} proxies`;
-      this.#logger.warning(`${count} are resting; next back in ${seconds(at - now)}s`);
+      this.#logger.warning(`all ${candidates.length} proxies are resting; next back in ${seconds(at - now)}s`);
     }
     if (this.#wake === null || this.#wake.at > at) {
       if (this.#wake !== null) clearTimeout(this.#wake.timer);
