@@ -36,7 +36,7 @@ export function rateIntervalMs(rate: string): number | null {
 }
 
 /**
- * Reads DOWNLOAD_SLOTS (Scrapy 2.9's setting plus `rate`): slot key →
+ * Reads DOWNLOAD_SLOTS (Scrapy's setting, plus `rate`): slot key →
  * `{ concurrency, delay, randomize_delay, rate }`. Anything a user could
  * not have meant — an unknown key, a rate seine cannot read, a negative
  * delay — is one SettingsError naming the slot and what to write, when the
