@@ -26,6 +26,7 @@ import type { BrowserPool } from './browser-pool.js';
 import type { AbortRequestPredicate } from './browser-settings.js';
 import { keepNetworkExchange } from '../warc/network-exchange.js';
 import { pageExchange } from './page-exchange.js';
+import { browserProxy } from './browser-proxy.js';
 
 export interface BrowserFetchOptions {
   readonly signal: AbortSignal;
@@ -128,7 +129,7 @@ export async function browserFetch(pool: BrowserPool, request: Request, options:
   if (options.signal.aborted) throw new AbortError(request.url);
   const meta = request.meta;
   const contextName = typeof meta['playwright_context'] === 'string' && meta['playwright_context'] !== '' ? meta['playwright_context'] : null;
-  const proxy = typeof meta['proxy'] === 'string' && meta['proxy'] !== '' ? meta['proxy'] : null;
+  const proxy = browserProxy(request);
   const lease = await pool.acquire({ contextName, proxy });
   const { page } = lease;
   const state = { crashed: false, timeoutMs: options.timeoutMs };
