@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import http, { type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import https from 'node:https';
 import got, { type Got, type OptionsInit, type StreamOptions } from 'got';
+import { createRequire } from 'node:module';
 import type { FetchFn, FetchOptions, WarnSizeStage } from './fetch-contract.js';
 import type { Request } from '../http/request.js';
 import { Response } from '../http/response.js';
@@ -60,6 +61,17 @@ export interface GotFetchCallOptions extends FetchOptions {
 }
 
 
+/**
+ * got's own copy of http2-wrapper (its dependency, not seine's): the HTTP/2
+ * agent handed to got must be of the copy got drives. Loaded only by
+ * H2DownloadHandler's first fetch function.
+ */
+function http2Agent(): { destroy(): void } {
+  const fromGot = createRequire(createRequire(import.meta.url).resolve('got'));
+  const { Agent } = fromGot('http2-wrapper') as { Agent: new () => { destroy(): void } };
+  return new Agent();
+}
+
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE']);
 /** A kept-alive socket the server has closed fails with these before any response; Twisted's pool retries such requests, so do we. */
@@ -72,7 +84,9 @@ export function createGotFetch(options: GotFetchOptions = {}): GotFetch {
   const agents = new AgentPool(options.maxSocketsPerHost ?? Infinity);
   const maxHeaderSize = options.maxHeaderSize ?? DEFAULT_SETTINGS.DOWNLOAD_MAXHEADERSIZE;
   const lenient = options.lenientHttp ?? DEFAULT_SETTINGS.DOWNLOAD_LENIENT_HTTP;
-  const client = got.extend(seineGotOptions(), { maxHeaderSize, request: nodeRequest(lenient) });
+  const client = withoutDefaultHeaders(got.extend(seineGotOptions(), { maxHeaderSize, request: nodeRequest(lenient), mutableDefaults: true }));
+  // http2-wrapper's `auto` picks HTTP/2 or HTTP/1.1 by ALPN; it connects by itself, so it cannot go through a proxy's tunnel.
+  const h2 = options.http2 === true ? { client: withoutDefaultHeaders(got.extend(seineGotOptions(), { maxHeaderSize, http2: true, mutableDefaults: true })), agent: http2Agent() } : null;
 
   const fetch = async (request: Request, fetchOptions: GotFetchCallOptions): Promise<Response> => {
     const url = request.url.replace(/#.*$/s, '');
@@ -97,10 +111,11 @@ export function createGotFetch(options: GotFetchOptions = {}): GotFetch {
       const headers = route.headers.toObject() as Record<string, string | string[] | undefined>;
       if (!route.headers.has('user-agent')) headers['user-agent'] = undefined;
       if (compression && !route.headers.has('accept-encoding')) headers['accept-encoding'] = ACCEPT_ENCODING;
+      const viaH2 = h2 !== null && scheme === 'https' && (fetchOptions.proxy === null || fetchOptions.proxy === '');
       const gotOptions: StreamOptions = {
         method: request.method as OptionsInit['method'],
         headers,
-        agent: route.agents,
+        agent: viaH2 ? { ...route.agents, http2: h2.agent as never } : route.agents,
         signal: controller.signal,
       };
       // Twisted sends no body (and no Content-Length) for an empty body, except Content-Length: 0 for POST/PUT/PATCH.
@@ -111,7 +126,7 @@ export function createGotFetch(options: GotFetchOptions = {}): GotFetch {
       }
       for (let attempt = 1; ; attempt++) {
         try {
-          return await transfer(client, url, request, gotOptions, fetchOptions, { compression, keepWire, failOnDataLoss: fetchOptions.failOnDataLoss ?? failOnDataLoss, fail, failure: () => failure, lenient, maxHeaderSize });
+          return await transfer(viaH2 ? h2.client : client, url, request, gotOptions, fetchOptions, { compression, keepWire, failOnDataLoss: fetchOptions.failOnDataLoss ?? failOnDataLoss, fail, failure: () => failure, lenient, maxHeaderSize });
         } catch (error) {
           if (failure !== null) throw failure;
           // Up to two fresh tries: several pooled sockets can have gone stale at once.
@@ -124,7 +139,25 @@ export function createGotFetch(options: GotFetchOptions = {}): GotFetch {
       fetchOptions.signal.removeEventListener('abort', onAbort);
     }
   };
-  return Object.assign(fetch, { close: () => agents.destroy() });
+  return Object.assign(fetch, {
+    close: () => {
+      agents.destroy();
+      h2?.agent.destroy();
+    },
+  });
+}
+
+/**
+ * got's defaults hold its own User-Agent, which put `user-agent` first in
+ * every request's header object whatever the request's order. Emptied, the
+ * headers reach the wire in the order the request holds them (a session's
+ * browser header set stays in its browser's order:
+ * spec/sessions/browser-headers.spec.ts reads rawHeaders at the server).
+ * A request without User-Agent still sends none (`undefined` below).
+ */
+function withoutDefaultHeaders(client: Got): Got {
+  client.defaults.options.headers = {};
+  return client;
 }
 
 const widened = new WeakSet<AbortSignal>();

@@ -15,6 +15,8 @@ export interface GotFetchOptions {
   lenientHttp?: boolean;
   /** WARC_ENABLED: keep each response's body as the server sent it (still compressed) and its status text, for the archive. Default false. */
   keepWire?: boolean;
+  /** H2DownloadHandler: HTTP/2 where the server offers it (ALPN), HTTP/1.1 otherwise; requests through a proxy stay HTTP/1.1. Default false. */
+  http2?: boolean;
 }
 
 /** The factory's options from settings: COMPRESSION_ENABLED, DOWNLOAD_FAIL_ON_DATALOSS, DOWNLOAD_MAXHEADERSIZE, DOWNLOAD_LENIENT_HTTP, WARC_ENABLED. */

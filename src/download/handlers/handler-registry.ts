@@ -133,7 +133,8 @@ function attachRequest(cls: DownloadHandlerClass, response: unknown, request: Re
 function handlerClass(scheme: string, value: unknown, builtIn: ReadonlyMap<string, DownloadHandlerClass>): DownloadHandlerClass | null {
   if (value === null) return null;
   if (typeof value === 'string') {
-    const cls = builtIn.get(value);
+    // Scrapy's import path of a handler seine has built in (scrapy.core.downloader.handlers.http2.H2DownloadHandler) is its name.
+    const cls = builtIn.get(value) ?? (value.startsWith('scrapy.') ? builtIn.get(value.slice(value.lastIndexOf('.') + 1)) : undefined);
     if (cls === undefined) {
       throw new SettingsError(`Unknown download handler '${value}' for the '${scheme}' scheme in DOWNLOAD_HANDLERS: use a built-in name (${[...builtIn.keys()].join(', ')}), a class, or null to turn the scheme off`);
     }

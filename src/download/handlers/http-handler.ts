@@ -46,9 +46,10 @@ export class HttpDownloadHandler implements DownloadHandler {
     return new HttpDownloadHandler(crawler, context);
   }
 
-  constructor(crawler: Crawler, { signal }: DownloadHandlerContext) {
+  /** `client`: options laid over the settings' (H2DownloadHandler's `http2`). */
+  constructor(crawler: Crawler, { signal }: DownloadHandlerContext, client: Partial<GotFetchOptions> = {}) {
     const settings = crawler.settings;
-    this.#options = gotFetchOptionsFromSettings(settings);
+    this.#options = { ...gotFetchOptionsFromSettings(settings), ...client };
     this.#signal = signal;
     this.#timeoutMs = settings.getFloat('DOWNLOAD_TIMEOUT') * 1000;
     this.#maxSize = settings.getInt('DOWNLOAD_MAXSIZE');
