@@ -20,10 +20,10 @@ function pagesSpider(base: TestSite, pages = PAGES) {
   return class PagesSpider extends Spider {
     static override name = 'pages';
     calls = 0;
-    override *start() {
+    override async *start() {
       for (let n = 1; n <= pages; n++) yield new Request(base.url(`/page/${n}`));
     }
-    parse(response: Response) {
+    override parse(response: Response) {
       this.calls++;
       return [{ path: response.css('h1::text').get(), sid: response.css('.sid::text').get() ?? null, session: response.meta.session_id, captcha: response.css('.captcha').length > 0 }];
     }
@@ -88,7 +88,7 @@ describe('SessionsMiddleware', () => {
     const base = site;
     class LoginSpider extends Spider {
       static override name = 'login';
-      override *start() {
+      override async *start() {
         yield new Request(base.url('/login'), { meta: { session_id: 'me' }, callback: this.loggedIn });
       }
       *loggedIn(response: Response) {
@@ -96,7 +96,7 @@ describe('SessionsMiddleware', () => {
         for (let n = 1; n <= 5; n++) yield new Request(base.url(`/private/${n}`), { meta: { session_id: 'me' } });
         yield new Request(base.url('/public'));
       }
-      parse(response: Response) {
+      override parse(response: Response) {
         return [{ h1: response.css('h1::text').get(), session: response.meta.session_id }];
       }
     }
@@ -119,10 +119,10 @@ describe('SessionsMiddleware', () => {
     let calls = 0;
     class WallSpider extends Spider {
       static override name = 'wall';
-      override *start() {
+      override async *start() {
         yield new Request(base.url('/wall'));
       }
-      parse() {
+      override parse() {
         calls++;
         return [];
       }
@@ -143,10 +143,10 @@ describe('SessionsMiddleware', () => {
     const base = site;
     class PinnedSpider extends Spider {
       static override name = 'pinned';
-      override *start() {
+      override async *start() {
         yield new Request(base.url('/account'), { meta: { session_id: 'me' } });
       }
-      parse() {
+      override parse() {
         return [{ reached: true }];
       }
     }
@@ -163,13 +163,13 @@ describe('SessionsMiddleware', () => {
     const base = site;
     class ThrowingSpider extends Spider {
       static override name = 'throwing';
-      override *start() {
+      override async *start() {
         yield new Request(base.url('/a'));
       }
       isBlocked(): boolean {
         throw new Error('oops');
       }
-      parse(response: Response) {
+      override parse(response: Response) {
         return [{ h1: response.css('h1::text').get() }];
       }
     }
@@ -177,5 +177,46 @@ describe('SessionsMiddleware', () => {
     expect(items).toEqual([{ h1: 'a' }]);
     expect(logs.filter((event) => event.message.startsWith('Error in isBlocked')).map((event) => `${event.level}: ${event.message}`)).toEqual([expect.stringMatching(/^ERROR: Error in isBlocked\(\) of spider 'throwing' for http:\/\/127\.0\.0\.1:\d+\/a: oops \(the response counts as not blocked\)$/)]);
     expect(stats['blocking/isBlocked_errors']).toBe(1);
+  });
+});
+
+describe('SessionsMiddleware with a proxy pool', () => {
+  it('sends each session through its own proxy of PROXY_LIST, the same one for its whole life', async () => {
+    // Two "proxies" that answer forward-proxy requests themselves, saying which proxy they are.
+    const proxies: Array<{ server: import('node:http').Server; url: string; seen: string[] }> = [];
+    const { createServer } = await import('node:http');
+    for (let i = 0; i < 2; i++) {
+      const seen: string[] = [];
+      const server = createServer((req, res) => {
+        seen.push(req.url ?? '');
+        res.writeHead(200, { 'Content-Type': 'text/html' }).end(`<html><body><h1>${req.url}</h1><p class="via">${i}</p></body></html>`);
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      proxies.push({ server, seen, url: `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}` });
+    }
+    try {
+      class ViaSpider extends Spider {
+        static override name = 'via';
+        override async *start() {
+          for (let n = 1; n <= 12; n++) yield new Request(`http://example.invalid/page/${n}`);
+        }
+        override parse(response: Response) {
+          return [{ session: response.meta.session_id, via: response.css('.via::text').get() }];
+        }
+      }
+      const { items } = await runCrawl(ViaSpider, { ...SESSIONS, SESSIONS_POOL_SIZE: 2, PROXY_LIST: proxies.map((proxy) => proxy.url), PROXY_ROTATION: 'per-session' });
+      expect(items).toHaveLength(12);
+      const viaOf = new Map<unknown, Set<unknown>>();
+      for (const item of items) viaOf.set(item['session'], (viaOf.get(item['session']) ?? new Set()).add(item['via']));
+      expect(viaOf.size).toBe(2);
+      for (const via of viaOf.values()) expect(via.size).toBe(1);
+      // Round-robin hands the two sessions the two proxies.
+      expect(new Set([...viaOf.values()].map((via) => [...via][0]))).toEqual(new Set(['0', '1']));
+    } finally {
+      for (const proxy of proxies) {
+        proxy.server.closeAllConnections();
+        proxy.server.close();
+      }
+    }
   });
 });

@@ -1,5 +1,6 @@
 import type { Crawler } from '../contracts/crawler.js';
 import type { Request } from '../http/request.js';
+import { ProxyPool } from '../proxies/proxy-pool.js';
 
 /** What sessions ask of the proxy pool (src/proxies/): a proxy per session, put on the request, forgotten when the session retires. */
 export interface SessionProxies {
@@ -8,7 +9,7 @@ export interface SessionProxies {
   releaseSession(sessionId: string): void;
 }
 
-/** The crawl's proxy pool; none yet in this tree, so sessions go out without a proxy. */
-export function sessionProxiesOf(_crawler: Pick<Crawler, 'settings' | 'stats' | 'logBus'>): SessionProxies | null {
-  return null;
+/** The crawl's proxy pool, or null without PROXY_LIST / PROXY_TIERS (then sessions go out without a proxy). */
+export function sessionProxiesOf(crawler: Pick<Crawler, 'settings' | 'stats' | 'logBus'>): SessionProxies | null {
+  return ProxyPool.of(crawler);
 }

@@ -184,9 +184,9 @@ export class SessionsMiddleware implements DownloaderMiddleware {
     const meta = request.meta;
     if (mark.jar && meta.cookiejar === mark.id) delete meta.cookiejar;
     if (mark.proxy) {
-      delete meta.proxy;
-      delete meta['_pool_proxy'];
-      delete meta['_pool_tier'];
+      // With the proxy go HttpProxyMiddleware's records of it (its Proxy-Authorization is for that proxy only).
+      for (const key of ['proxy', '_pool_proxy', '_pool_tier', '_auth_proxy', '_scheme_proxy']) delete meta[key];
+      request.headers.delete('Proxy-Authorization');
     }
     removeSessionHeaders(request.headers, mark.headers);
     delete meta['_session'];
