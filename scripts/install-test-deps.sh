@@ -7,6 +7,7 @@
 #   python3-pyftpdlib, python3-openssl   the FTP/FTPS test server (spec/helpers/ftp-server.ts)
 #   openssh-server, openssh-sftp-server  the SFTP test server (spec/helpers/sftp-server.ts)
 #   python3-pil, python3-botocore        Scrapy's ImagesPipeline and S3 storage as oracles
+#   tinyproxy, dante-server              the HTTP and SOCKS5 test proxies (spec/helpers/tinyproxy.ts, dante.ts)
 # `npm test` runs this first (the "pretest" script). It always exits 0: a
 # package it cannot install makes the test that needs it fail with a message
 # that says so, and the other tests still run.
@@ -27,11 +28,13 @@ have() {
     python3-botocore) have_python_module botocore ;;
     openssh-server) [ -x /usr/sbin/sshd ] ;;
     openssh-sftp-server) [ -x /usr/lib/openssh/sftp-server ] ;;
+    tinyproxy) command -v tinyproxy >/dev/null 2>&1 || [ -x /usr/bin/tinyproxy ] ;;
+    dante-server) command -v danted >/dev/null 2>&1 || [ -x /usr/sbin/danted ] ;;
   esac
 }
 
 missing=()
-for package in chromium python3-scrapy redis-server python3-pyftpdlib python3-openssl openssh-server openssh-sftp-server python3-pil python3-botocore; do
+for package in chromium python3-scrapy redis-server python3-pyftpdlib python3-openssl openssh-server openssh-sftp-server python3-pil python3-botocore tinyproxy dante-server; do
   have "$package" && echo "$package: already present" || missing+=("$package")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
@@ -46,6 +49,8 @@ if ! command -v apt-get >/dev/null 2>&1; then
       python3-*) wanted+=("$package for /usr/bin/python3") ;;
       openssh-server) wanted+=("OpenSSH's sshd at /usr/sbin/sshd") ;;
       openssh-sftp-server) wanted+=("OpenSSH's sftp-server") ;;
+      tinyproxy) wanted+=("tinyproxy on PATH") ;;
+      dante-server) wanted+=("dante-server's danted") ;;
     esac
   done
   echo "install-test-deps: apt-get not found; install by hand: $(IFS=,; echo "${wanted[*]}" | sed 's/,/, /g')"
