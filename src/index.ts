@@ -15,6 +15,7 @@ export { JsonRequest, type JsonRequestOptions } from './http/json-request.js';
 export { FormRequest, type FormRequestOptions, type FromResponseOptions, type FormData } from './http/form-request.js';
 export { ItemLoader, type ItemLoaderOptions, type FieldProcessors } from './item-loader/item-loader.js';
 export { PageMethod } from './browser/page-method.js';
+export type { PlainResult, RenderAwareSpider } from './adaptive/index.js';
 export { Contract, ContractFail, type ContractRequestArgs, type ContractRequestClass } from './check-contracts/contract.js';
 export { UrlContract, CallbackKeywordArgumentsContract, MetadataContract, ReturnsContract, ScrapesContract } from './check-contracts/default-contracts.js';
 export { TakeFirst, MapCompose, Join, Identity, Compose, SelectJmes, type Processor, type ProcessorLike, type LoaderContext } from './item-loader/processors.js';
