@@ -45,6 +45,15 @@ class HookedShopSpider extends ShopSpider {
   }
 }
 
+/** A product callback that throws on a page without its details (IndexError), as many real callbacks do. */
+class StrictShopSpider extends ShopSpider {
+  static override name = 'strictshop';
+  override *parseProduct(response: Response) {
+    const name = response.css('h1::text')[0]!.get();
+    yield { name, price: response.css('span.price::text').get(), rendered: response.flags.includes('playwright') };
+  }
+}
+
 let site: ShopSite;
 beforeAll(async () => {
   site = await startShopSite(LISTS);
@@ -117,6 +126,15 @@ describe("meta.playwright: 'auto'", () => {
     expect(result.stats['playwright/auto/mispredictions_corrected']).toBeGreaterThanOrEqual(1);
     const host = new URL(site.url('')).host;
     expect(adaptiveLines(result)).toContain(`${host} parseProduct: pages need the browser; later ones go straight to it (they did not before)`);
+  }, TIMEOUT);
+
+  it('renders a plain page whose callback throws, instead of reporting the error', async () => {
+    site.scriptProducts.add('2-2');
+    const result = await runCrawl(StrictShopSpider, { ...SETTINGS, PLAYWRIGHT_AUTO_RECHECK: 0 }, { base: site.url('') });
+    expect(names(result)).toEqual(expectedNames());
+    expect(result.items.find((item) => item['name'] === 'Product 2-2')!['rendered']).toBe(true);
+    expect(Object.keys(result.stats).filter((key) => key.startsWith('spider_exceptions'))).toEqual([]);
+    expect(result.lines.filter((line) => line.startsWith('Spider error'))).toEqual([]);
   }, TIMEOUT);
 
   it("lets the spider's needsBrowser(response, result) decide", async () => {
