@@ -33,7 +33,8 @@ beforeEach(() => {
 
 /** Start times, in ms, of the requests the site saw whose path starts with `prefix`. */
 const startsOf = (prefix: string): number[] => site.requests.filter((hit) => hit.path.startsWith(prefix)).map((hit) => hit.at);
-const gaps = (times: number[]): number[] => times.slice(1).map((t, i) => t - times[i]!);
+/** The most of `times` that fall in any window of `ms`. */
+const mostWithin = (times: number[], ms: number): number => Math.max(...times.map((t) => times.filter((u) => u >= t && u < t + ms).length));
 
 /** Yields `count` requests per slot, each slot named by meta.download_slot (both on 127.0.0.1). */
 function spiderFor(paths: Array<{ path: string; slot: string }>) {
@@ -56,10 +57,11 @@ describe('DOWNLOAD_SLOTS in a crawl', () => {
     expect(result.reason).toBe('finished');
     expect(result.items).toHaveLength(12);
     const starts = startsOf('/a/');
-    // 11 gaps of 100 ms: ~90 ms or more on average as the server sees them (its clock reads a request when it has
-    // arrived, after a new connection's handshake for some), and no two together as a burst would be.
-    expect((starts.at(-1)! - starts[0]!) / 11).toBeGreaterThanOrEqual(90);
-    expect(Math.min(...gaps(starts))).toBeGreaterThanOrEqual(50);
+    // 11 gaps of 100 ms as the crawler starts them. The server (in this process) reads its clock when it gets to a
+    // request, which on a busy machine moves each one by tens of ms: ≥ 85 ms on average, and at most 5 in any 300 ms
+    // (3 when on time), where a bucket of 10 tokens would send 10 at once.
+    expect((starts.at(-1)! - starts[0]!) / 11).toBeGreaterThanOrEqual(85);
+    expect(mostWithin(starts, 300)).toBeLessThanOrEqual(5);
   }, 20_000);
 
   it('gives a slot concurrency 1: never two of its requests at the server at once', async () => {
@@ -89,8 +91,8 @@ describe('DOWNLOAD_SLOTS in a crawl', () => {
     expect(result.reason).toBe('finished');
     const slow = startsOf('/a/');
     const quick = startsOf('/b/');
-    expect((slow.at(-1)! - slow[0]!) / 3).toBeGreaterThanOrEqual(225);
-    expect((quick.at(-1)! - quick[0]!) / 11).toBeGreaterThanOrEqual(45);
+    expect((slow.at(-1)! - slow[0]!) / 3).toBeGreaterThanOrEqual(210);
+    expect((quick.at(-1)! - quick[0]!) / 11).toBeGreaterThanOrEqual(40);
     // The quick slot is not held to the slow one's pace: its 12 requests are done before the slow slot's 4th (~750 ms).
     expect(quick.at(-1)!).toBeLessThan(slow.at(-1)!);
   }, 20_000);

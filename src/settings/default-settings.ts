@@ -66,7 +66,6 @@ export const DEFAULT_SETTINGS: Readonly<SettingsSchema> = {
     DefaultHeadersMiddleware: 400,
     UserAgentMiddleware: 500,
     RetryMiddleware: 550,
-    RetryAfterMiddleware: 560,
     MetaRefreshMiddleware: 580,
     RedirectMiddleware: 600,
     // Off unless SESSIONS_ENABLED; before CookiesMiddleware and the proxies, so that its meta.cookiejar and meta.proxy are theirs.
@@ -74,6 +73,8 @@ export const DEFAULT_SETTINGS: Readonly<SettingsSchema> = {
     CookiesMiddleware: 700,
     ProxyPoolMiddleware: 740,
     HttpProxyMiddleware: 750,
+    // Sees a response before the sessions (640) and proxies (740) retry it elsewhere: a Retry-After speaks for the site.
+    RetryAfterMiddleware: 830,
     DownloaderStats: 850,
     HttpCacheMiddleware: 900,
   },

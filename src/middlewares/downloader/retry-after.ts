@@ -41,8 +41,11 @@ export interface RetryAfterOptions extends ComponentOptions {
  * (RetryMiddleware delays the retry itself). Values over
  * RETRY_AFTER_MAX_SECONDS are cut to it. One WARNING line per pause (not per
  * response of a burst that hits the same pause) and a `throttle/slot_paused`
- * count. The response goes on unchanged: retrying it is RetryMiddleware's
- * business, which runs after this one on the way back (order 560 > 550).
+ * count. The response goes on unchanged: retrying it is the business of
+ * RetryMiddleware (550), SessionsMiddleware (640) or ProxyPoolMiddleware
+ * (740), which all see it after this one on the way back (order 830): a
+ * request they send again, through another session or proxy, still waits
+ * for the pause.
  */
 export class RetryAfterMiddleware implements DownloaderMiddleware {
   readonly #slots: () => PausableSlots | undefined;
