@@ -108,7 +108,7 @@ describe('DOWNLOAD_HANDLERS', () => {
   it('an unknown built-in name or a value that is not a handler class is a one-line settings error', async () => {
     const unknownName = crawl(spiderOf(['memo://x']), { settings: { TELNETCONSOLE_ENABLED: false, DOWNLOAD_HANDLERS: { memo: 'MemoHandler' } } });
     await expect(lastValueFrom(unknownName.items$.pipe(toArray()))).rejects.toThrow(
-      "Unknown download handler 'MemoHandler' for the 'memo' scheme in DOWNLOAD_HANDLERS: use a built-in name (HttpDownloadHandler, FileDownloadHandler, DataDownloadHandler), a class, or null to turn the scheme off",
+      "Unknown download handler 'MemoHandler' for the 'memo' scheme in DOWNLOAD_HANDLERS: use a built-in name (HttpDownloadHandler, H2DownloadHandler, FileDownloadHandler, DataDownloadHandler), a class, or null to turn the scheme off",
     );
     const notClass = crawl(spiderOf(['memo://x']), { settings: { TELNETCONSOLE_ENABLED: false, DOWNLOAD_HANDLERS: { memo: 42 } } });
     await expect(lastValueFrom(notClass.items$.pipe(toArray()))).rejects.toThrow(
