@@ -30,11 +30,11 @@ export type { DownloadOutcome } from '../engine/downloader-chain.js';
 export {
   CookiesMiddleware, DefaultHeadersMiddleware, DownloadTimeoutMiddleware, DownloaderStats, HttpAuthMiddleware, basicAuthHeader,
   HttpCacheMiddleware, DummyPolicy, RFC2616Policy, FilesystemCacheStorage, HttpProxyMiddleware, ProxyUrlError, MetaRefreshMiddleware,
-  RedirectMiddleware, RetryMiddleware, getRetryRequest, retryDelayMs, parseRetryAfter, isRetryableError, UserAgentMiddleware,
+  RedirectMiddleware, RetryMiddleware, RetryAfterMiddleware, getRetryRequest, retryDelayMs, parseRetryAfter, isRetryableError, UserAgentMiddleware,
   type CookiesOptions, type DefaultHeadersOptions, type DownloadTimeoutOptions, type DownloaderStatsOptions, type HttpAuthOptions,
   type HttpCacheOptions, type HttpCachePolicy, type HttpCacheStorage, type HttpCachePolicyClass, type HttpCacheStorageClass,
   type DummyPolicyOptions, type RFC2616PolicyOptions, type FilesystemCacheStorageOptions, type CacheEntryMeta, type HttpProxyOptions,
-  type MetaRefreshOptions, type RedirectOptions, type RetryOptions, type GetRetryRequestOptions, type RetryDelayOptions, type UserAgentOptions,
+  type MetaRefreshOptions, type RedirectOptions, type RetryOptions, type RetryAfterOptions, type GetRetryRequestOptions, type RetryDelayOptions, type UserAgentOptions,
 } from '../middlewares/downloader/index.js';
 export {
   DepthMiddleware, HttpError, HttpErrorMiddleware, isHttpError, OffsiteMiddleware, RefererMiddleware, ReferrerPolicyError, UrlLengthMiddleware,
@@ -48,7 +48,7 @@ export {
   type RequestQueue, type QueueOrder, type MemoryPriorityQueueOptions, type DownloaderAwarePriorityQueueOptions, type DupeFilter,
   type Fingerprint, type SchedulerOptions, type SchedulerDependencies, type DiskPriorityQueueOptions, type RequestDict,
 } from '../scheduler/index.js';
-export { DownloadSlots, DownloadSlot, type DownloadSlotsOptions } from '../throttle/index.js';
+export { DownloadSlots, DownloadSlot, readSlotSettings, type DownloadSlotsOptions, type SlotOverrides, type SharedRate } from '../throttle/index.js';
 export { createGotFetch, gotFetchOptionsFromSettings, type GotFetch, type GotFetchOptions } from '../download/fetch-got.js';
 export type { FetchFn, FetchOptions } from '../download/fetch-contract.js';
 export { fingerprint, type FingerprintOptions } from '../http/fingerprint.js';
