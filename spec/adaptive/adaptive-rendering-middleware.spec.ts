@@ -3,7 +3,7 @@ import type { SpiderOutput } from '../../src/contracts/components.js';
 import { AdaptiveRenderingMiddleware } from '../../src/adaptive/adaptive-rendering-middleware.js';
 import { Request } from '../../src/http/request.js';
 import { Response } from '../../src/http/response.js';
-import { fakeCrawler, TestSpider } from '../helpers/fake-crawler.js';
+import { fakeCrawler, recordLogs, TestSpider } from '../helpers/fake-crawler.js';
 import { collect, outputs } from '../helpers/spider-output.js';
 
 const spider = new TestSpider();
@@ -65,5 +65,42 @@ describe('AdaptiveRenderingMiddleware', () => {
     expect(recovered).toHaveLength(1);
     expect((recovered![0] as Request).meta['_playwright_auto_plain']).toEqual({ urls: [], compare: true, learnedPlain: false });
     expect(middleware.processSpiderException(renderedResponse(page), new Error('again'))).toBeNull();
+  });
+});
+
+describe("AdaptiveRenderingMiddleware with the spider's needsBrowser", () => {
+  class Hooked extends TestSpider {
+    answer: boolean | Error = true;
+    needsBrowser(): boolean {
+      if (this.answer instanceof Error) throw this.answer;
+      return this.answer;
+    }
+  }
+
+  it('drops the plain outputs and renders when it says true; keeps them when it says false', async () => {
+    const crawler = fakeCrawler();
+    const middleware = AdaptiveRenderingMiddleware.fromCrawler(crawler);
+    const hooked = new Hooked();
+    const page = auto('http://shop.test/list/1');
+    const rendered = await collect(middleware.processSpiderOutput(plainResponse(page), outputs({ a: 1 }, new Request('http://shop.test/x')), hooked));
+    expect(rendered).toHaveLength(1);
+    expect((rendered[0] as Request).meta['_playwright_auto_plain']).toEqual({ urls: [], compare: false, learnedPlain: false });
+    hooked.answer = false;
+    const item = { a: 2 };
+    expect(await collect(middleware.processSpiderOutput(plainResponse(auto('http://shop.test/list/2')), outputs(item), hooked))).toEqual([item]);
+    // Said true, then false: the kind was learned to need the browser, then not.
+    expect(crawler.stats.get('playwright/auto/learned_browser')).toBe(1);
+    expect(crawler.stats.get('playwright/auto/learned_plain')).toBe(1);
+  });
+
+  it('keeps the plain page, with one ERROR, when it throws', async () => {
+    const crawler = fakeCrawler();
+    const logs = recordLogs(crawler.logBus);
+    const hooked = new Hooked();
+    hooked.answer = new Error('no #app');
+    const item = { a: 1 };
+    const out = await collect(AdaptiveRenderingMiddleware.fromCrawler(crawler).processSpiderOutput(plainResponse(auto('http://shop.test/p/1')), outputs(item), hooked));
+    expect(out).toEqual([item]);
+    expect(logs.textLines('seine.adaptive')).toContain('ERROR [seine.adaptive] needsBrowser() threw on <GET http://shop.test/p/1>: no #app; the plain page is kept');
   });
 });

@@ -108,7 +108,13 @@ export class AdaptiveRenderingMiddleware implements SpiderMiddleware {
       const requests = outputs.filter(isRequest);
       // Our own rendering request, given back by processSpiderException: the page is being rendered already.
       if (requests.some(isAfterPlain)) return yield* outputs;
-      const needed = (await hook.call(spider, response, { items: outputs.filter((o) => !isRequest(o)), requests })) === true;
+      let needed = false;
+      try {
+        needed = (await hook.call(spider, response, { items: outputs.filter((o) => !isRequest(o)), requests })) === true;
+      } catch (error) {
+        // The spider's question failed, not its page: keep what the plain page gave, and say so.
+        this.#logger.error(`needsBrowser() threw on ${request.toString()}: ${error instanceof Error ? error.message : String(error)}; the plain page is kept`);
+      }
       if (needed) {
         if (this.#learned.knownNeed(request) === false) this.#stats.inc(AUTO_STATS.mispredictionsCorrected);
         this.#learn(request, true);
