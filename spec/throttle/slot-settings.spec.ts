@@ -164,4 +164,18 @@ describe('DownloadSlots with a shared rate', () => {
     expect(slots.canStart(get('http://a.com/2'), clock)).toBe(true);
     expect(asked).toEqual([['a.com', 250], ['a.com', 250]]);
   });
+
+  it('gives up a reservation left unused for more than an interval, and asks for a fresh one', async () => {
+    let clock = 0;
+    let asked = 0;
+    const slots = new DownloadSlots({ clock: () => clock, slotSettings: readSlotSettings({ 'a.com': { rate: '4/s' } }) });
+    slots.shareRates({ reserve: async () => (asked++, 0) });
+    slots.canStart(get('http://a.com/1'), clock);
+    await Promise.resolve();
+    clock = 200;
+    expect(slots.canStart(get('http://a.com/1'), clock)).toBe(true);
+    clock = 300;
+    expect(slots.canStart(get('http://a.com/1'), clock)).not.toBe(true);
+    expect(asked).toBe(2);
+  });
 });

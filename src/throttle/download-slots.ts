@@ -261,6 +261,9 @@ export class DownloadSlots {
     if (slot.rateIntervalMs <= 0) return 0;
     const shared = this.#sharedRate;
     if (shared === undefined) return slot.rateNext - now;
+    // A start reserved long ago and not taken (the slot filled up meanwhile) would now fall next to another
+    // worker's: given up, and a fresh one asked for.
+    if (slot.reservedAt !== undefined && now - slot.reservedAt > slot.rateIntervalMs) slot.reservedAt = undefined;
     if (slot.reservedAt !== undefined) return slot.reservedAt - now;
     if (!slot.reserving) {
       slot.reserving = true;
