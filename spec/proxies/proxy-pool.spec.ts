@@ -180,11 +180,16 @@ describe('ProxyPool.of: settings', () => {
   });
 
   it('reads PROXY_TIERS given as JSON on the command line', () => {
-    const p = ProxyPool.of(fakeCrawler({ PROXY_TIERS: JSON.stringify([[], ['http://dc1.test:1']]) }))!;
+    const crawler = fakeCrawler({ PROXY_TIERS: JSON.stringify([[], ['http://dc1.test:1']]) });
+    const p = ProxyPool.of(crawler)!;
     expect(p.tiers.map((tier) => tier.map((entry) => entry.id))).toEqual([[], ['http://dc1.test:1']]);
+    expect(crawler.settings.get('PROXY_TIERS')).toEqual([[], ['http://dc1.test:1']]);
   });
 
   it('names a bad entry without its password', () => {
+    expect(() => ProxyPool.of(fakeCrawler({ PROXY_TIERS: '[["http://me:hunter2@p.test:1", 7]]' }))).toThrow(
+      'Setting PROXY_TIERS must be a list of lists of proxy URLs, such as [[], ["http://dc1:8080"], ["http://user:pass@residential:8000"]]',
+    );
     expect(() => ProxyPool.of(fakeCrawler({ PROXY_LIST: ['ftp://me:hunter2@p.test:21'] }))).toThrow(
       "Setting PROXY_LIST has 'ftp://***@p.test:21': the ftp scheme is not supported; use http://, https://, socks5:// or socks5h://",
     );

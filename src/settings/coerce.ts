@@ -27,6 +27,7 @@ const EXPECTED = {
   list: 'a list (an array or a comma-separated string)',
   stringList: 'a list of strings (an array, a JSON array or a comma-separated string)',
   intList: 'a list of integers (an array, a JSON array or a comma-separated string)',
+  stringListList: 'a list of lists of strings (an array, or a JSON array such as [[], ["a", "b"]])',
   dict: 'an object (or a string holding a JSON object)',
   nameOrClass: 'a name or a class',
 } as const;
@@ -190,6 +191,12 @@ export function coerceToKind(kind: SettingKind, value: unknown, origin: ValueOri
       return toStringList(value, origin);
     case 'intList':
       return toIntList(value, origin);
+    case 'stringListList': {
+      // PROXY_TIERS: lists of proxy URLs; on the command line, the same as JSON.
+      const parsed = typeof value === 'string' ? (value.trim() === '' ? [] : parseJson(value)) : value;
+      const ok = Array.isArray(parsed) && parsed.every((inner) => Array.isArray(inner) && inner.every((item) => typeof item === 'string'));
+      return ok ? parsed : fail(origin, EXPECTED.stringListList, value);
+    }
     case 'dict':
       return isPlainObject(value) ? value : toDict(value, origin);
     case 'nameOrClass':

@@ -266,6 +266,7 @@ export type SettingKind =
   | 'nullableStringList'
   | 'nameOrClass'
   | 'intList'
+  | 'stringListList'
   | 'dict';
 
 // The kinds that fit a schema type, so SETTING_KINDS cannot drift from SettingsSchema.
@@ -285,9 +286,11 @@ type KindsFor<T> = [T] extends [boolean]
               ? 'stringList'
               : [T] extends [string[] | null]
                 ? 'nullableStringList'
-                : [T] extends [string | (abstract new (...args: never[]) => unknown)]
-                  ? 'nameOrClass'
-                  : 'dict';
+                : [T] extends [string[][]]
+                  ? 'stringListList'
+                  : [T] extends [string | (abstract new (...args: never[]) => unknown)]
+                    ? 'nameOrClass'
+                    : 'dict';
 
 export const SETTING_KINDS: { readonly [K in SettingName]: KindsFor<SettingsSchema[K]> } = {
   ALLOW_LOCAL_SCHEMES_FROM_REMOTE: 'bool',
@@ -434,7 +437,7 @@ export const SETTING_KINDS: { readonly [K in SettingName]: KindsFor<SettingsSche
   ROBOTSTXT_OBEY: 'bool',
   ROBOTSTXT_USER_AGENT: 'nullableString',
   PROXY_LIST: 'stringList',
-  PROXY_TIERS: 'dict',
+  PROXY_TIERS: 'stringListList',
   PROXY_ROTATION: 'string',
   PROXY_BACKOFF_BASE: 'float',
   PROXY_BACKOFF_CAP: 'float',
