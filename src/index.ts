@@ -32,6 +32,7 @@ export type { DownloaderMiddleware, SpiderMiddleware, ItemPipeline, Extension, S
 export { IgnoreRequest, DropItem, CloseSpider, DontCloseSpider, NotConfigured } from './contracts/control-flow.js';
 export { FilesPipeline, type FileResult, type MediaInfo, type MediaResult, type MediaItemOption } from './media/files-pipeline.js';
 export { ImagesPipeline } from './media/images-pipeline.js';
+export { ProxyPool, ProxyPoolMiddleware, type ProxyChoice, type ProxyOutcome } from './proxies/index.js';
 export { Signals, type SignalHandler } from './contracts/signals.js';
 export type { DropReason } from './contracts/events.js';
 export { createSpider, type SpiderArgs } from './contracts/create-spider.js';
