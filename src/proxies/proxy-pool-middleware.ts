@@ -89,7 +89,10 @@ export class ProxyPoolMiddleware implements DownloaderMiddleware {
     if (!('_pool_proxy' in request.meta) || !isProxyFailure(error)) return null;
     const reason = (error as { code?: unknown }).code ?? error.name;
     this.pool.report(poolId(request.meta._pool_proxy), 'failed', request, String(reason));
-    return this.#retry(request, String(reason));
+    const retry = this.#retry(request, String(reason));
+    // Given up: RetryMiddleware may still retry it, and its copy should choose a proxy again rather than keep this one.
+    if (retry === null && request.meta.session_id === undefined) forgetProxy(request);
+    return retry;
   }
 
   closeSpider(): void {
@@ -106,14 +109,19 @@ export class ProxyPoolMiddleware implements DownloaderMiddleware {
       this.#logger.debug(`Gave up retrying ${request.url} through other proxies (failed ${times} times): ${reason}`);
       return null;
     }
-    const retry = request.replace({ dontFilter: true });
-    for (const key of ['proxy', '_pool_proxy', '_pool_tier', '_auth_proxy', '_scheme_proxy']) delete retry.meta[key];
-    retry.headers.delete('Proxy-Authorization');
+    const retry = forgetProxy(request.replace({ dontFilter: true }));
     retry.meta.proxy_retry_times = times;
     this.#stats?.inc('proxies/retry_count');
     this.#logger.debug(`Retrying ${request.url} through another proxy (failed ${times} times): ${reason}`);
     return retry;
   }
+}
+
+/** Takes the pool's proxy off a request (and the header HttpProxyMiddleware made of its credentials), so that the pool chooses again. */
+function forgetProxy(request: Request): Request {
+  for (const key of ['proxy', '_pool_proxy', '_pool_tier', '_auth_proxy', '_scheme_proxy']) delete request.meta[key];
+  request.headers.delete('Proxy-Authorization');
+  return request;
 }
 
 function poolId(value: unknown): string | null {
