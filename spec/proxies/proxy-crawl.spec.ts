@@ -179,6 +179,29 @@ describe('PROXY_LIST in a crawl', () => {
   }, TIMEOUT);
 });
 
+describe('PROXY_LIST with sessions', () => {
+  it('gives each session one proxy for its life, and counts its requests', async () => {
+    const [a, b, c] = await started('a', 'b', 'c');
+    class SessionPagesSpider extends PagesSpider {
+      static override name = 'session-pages';
+      override *parse(response: Response) {
+        yield { session: response.meta['session_id'], via: response.text };
+      }
+    }
+    const result = await runCrawl(
+      SessionPagesSpider,
+      { PROXY_LIST: [a!.url, b!.url, c!.url], PROXY_ROTATION: 'per-session', SESSIONS_ENABLED: true, SESSIONS_POOL_SIZE: 2, SESSIONS_MAX_USAGE: 100, CONCURRENT_REQUESTS: 2 },
+      { urls: pages('/page', 12) },
+    );
+    expect(result.items).toHaveLength(12);
+    const bySession = new Map<unknown, Set<unknown>>();
+    for (const item of result.items) bySession.set(item['session'], (bySession.get(item['session']) ?? new Set()).add(item['via']));
+    expect([...bySession.values()].every((vias) => vias.size === 1)).toBe(true);
+    const counted = [a!, b!, c!].reduce((sum, proxy) => sum + Number(result.stats[`proxies/${label(proxy)}/requests`] ?? 0), 0);
+    expect(counted).toBe(12);
+  }, TIMEOUT);
+});
+
 describe('PROXY_LIST through tinyproxy with Basic auth', () => {
   let tiny: TinyProxy;
   let secure: LocalServer;
