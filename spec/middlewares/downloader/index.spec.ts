@@ -12,9 +12,9 @@ describe('DOWNLOADER_MIDDLEWARES_BASE', () => {
     }
   });
 
-  it('covers every default downloader middleware but robots, which the crawl registry adds', () => {
+  it('covers every default downloader middleware but those of other folders (robots, sessions, proxies), which the crawl registry adds', () => {
     const missing = Object.keys(DEFAULT_SETTINGS.DOWNLOADER_MIDDLEWARES_BASE).filter((name) => !(name in DOWNLOADER_MIDDLEWARES_BASE));
-    expect(missing).toEqual(['RobotsTxtMiddleware']);
+    expect(missing.sort()).toEqual(['ProxyPoolMiddleware', 'RobotsTxtMiddleware', 'SessionsMiddleware']);
     expect(Object.keys(DEFAULT_SETTINGS.DOWNLOADER_MIDDLEWARES_BASE).filter((name) => !CRAWL_DEFAULTS.downloaderMiddlewares.has(name))).toEqual([]);
   });
 
