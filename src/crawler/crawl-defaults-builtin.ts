@@ -66,10 +66,13 @@ export const CRAWL_DEFAULTS: CrawlDefaults = {
     const slots = slotsOf.get(crawler);
     const memoized = cachedFingerprint();
     if (usesRedisScheduler(crawler.settings)) {
-      return RedisScheduler.fromCrawler(crawler, {
+      const scheduler = RedisScheduler.fromCrawler(crawler, {
         fingerprint: memoized,
         ...(slots === undefined ? {} : { slotKey: (r: Request) => slots.slotKey(r), slotDelayMs: (key: string) => slots.slot(key)?.delayMs }),
       });
+      // A slot a Retry-After paused here is paused for every worker's leases.
+      slots?.whenPaused((key, untilMs) => scheduler.pauseSlot(key, untilMs - Date.now()));
+      return scheduler;
     }
     return Scheduler.fromCrawler(crawler, slots === undefined ? { fingerprint: memoized } : { fingerprint: memoized, slots });
   },

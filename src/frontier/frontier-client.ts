@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 
 /** ioredis (CommonJS), loaded by the first client: a crawl without Redis never pays its ~55 ms and its memory. */
 const loadIoredis = lazyPackage<typeof import('ioredis')>('ioredis', 'a Redis frontier');
-import { ACK, CLAIM_START, LEASE, PUSH, RECORD_START, RELEASE, RENEW, STATUS } from './lua-scripts.js';
+import { ACK, CLAIM_START, LEASE, PAUSE_SLOT, PUSH, RECORD_START, RELEASE, RENEW, STATUS } from './lua-scripts.js';
 
 /** What a LEASE reply says about the whole crawl, besides the requests it leased. */
 export interface FrontierCounts {
@@ -46,7 +46,7 @@ export interface FrontierStatus {
 }
 
 type Script = (...args: Array<string | number>) => Promise<unknown>;
-type ScriptCommands = Record<'seinePush' | 'seineLease' | 'seineAck' | 'seineRenew' | 'seineRelease' | 'seineClaimStart' | 'seineRecordStart' | 'seineStatus', Script>;
+type ScriptCommands = Record<'seinePush' | 'seineLease' | 'seineAck' | 'seineRenew' | 'seineRelease' | 'seineClaimStart' | 'seineRecordStart' | 'seineStatus' | 'seinePauseSlot', Script>;
 
 export interface FrontierClientOptions {
   /** Called on each lost connection (once per outage) and when it is back. */
@@ -111,6 +111,7 @@ export class FrontierClient {
     define('seineClaimStart', CLAIM_START);
     define('seineRecordStart', RECORD_START);
     define('seineStatus', STATUS);
+    define('seinePauseSlot', PAUSE_SLOT);
     this.#scripts = this.redis as unknown as ScriptCommands;
   }
 
@@ -174,6 +175,11 @@ export class FrontierClient {
   }
 
   /** True when the lease was still this worker's. */
+  /** No worker leases from `slot` for `ms` milliseconds (PAUSE_SLOT). */
+  async pauseSlot(slot: string, ms: number): Promise<void> {
+    await this.#scripts.seinePauseSlot(this.prefix, slot, Math.max(0, Math.round(ms)));
+  }
+
   async ack(worker: string, id: string, outcome: 'done' | 'failed', slotDelayMs: number | null, items: readonly string[]): Promise<boolean> {
     return (await this.#scripts.seineAck(this.prefix, worker, id, outcome, slotDelayMs === null ? '' : String(slotDelayMs), ...items)) === 1;
   }

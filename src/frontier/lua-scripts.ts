@@ -161,6 +161,20 @@ return head
 `;
 
 /**
+ * PAUSE_SLOT prefix slot ms: no worker leases from the slot for `ms` (a
+ * 429/503's Retry-After seen by one worker holds for all). Its next lease
+ * time moves to now + ms unless it is later already; every script that
+ * puts the slot back in `slots` reads that time (slotReady).
+ */
+export const PAUSE_SLOT = `${PRELUDE}
+local slot, ms = ARGV[2], tonumber(ARGV[3])
+local untilAt = nowms() + ms
+if untilAt > tonumber(redis.call('HGET', K .. 'slotnext', slot) or '0') then redis.call('HSET', K .. 'slotnext', slot, untilAt) end
+redis.call('ZADD', K .. 'slots', 'XX', 'GT', untilAt, slot)
+return 1
+`;
+
+/**
  * ACK prefix worker id outcome slotDelayMs items…: the request's callback
  * output is recorded; its lease ends, its items (JSON, when the crawl
  * shares them) go to the items list in the same step. 0 when the lease is

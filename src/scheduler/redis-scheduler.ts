@@ -303,6 +303,17 @@ export class RedisScheduler implements EngineScheduler, AcknowledgesRequests, Ke
     );
   }
 
+  /**
+   * No worker leases from `slot` for `ms` milliseconds (a 429/503's
+   * Retry-After this worker got, DownloadSlots.pauseSlot): the others stop
+   * taking that site's requests too. What they hold already still goes out,
+   * and pauses them when it is refused in turn.
+   */
+  pauseSlot(slot: string, ms: number): void {
+    if (this.#closed || !(ms > 0)) return;
+    this.#track(this.#client.pauseSlot(slot, ms));
+  }
+
   /** Stops polling and renewing, gives back every lease still held, stores the final stats, and disconnects. */
   async close(): Promise<void> {
     if (this.#closed) return;

@@ -64,6 +64,7 @@ export class DownloadSlots {
   readonly #overrides: ReadonlyMap<string, SlotOverrides>;
   readonly #clock: () => number;
   #sharedRate: SharedRate | undefined;
+  readonly #pauseListeners: Array<(key: string, untilMs: number) => void> = [];
   #lastGc = Number.NEGATIVE_INFINITY;
 
   constructor(options: DownloadSlotsOptions = {}) {
@@ -215,7 +216,13 @@ export class DownloadSlots {
     const slot = this.#slot(key);
     if (!(untilMs > slot.pausedUntil)) return false;
     slot.pausedUntil = untilMs;
+    for (const listener of this.#pauseListeners) listener(key, untilMs);
     return true;
+  }
+
+  /** Calls `listener` each time a pause begins or is extended (the shared frontier passes it on to the other workers). */
+  whenPaused(listener: (key: string, untilMs: number) => void): void {
+    this.#pauseListeners.push(listener);
   }
 
   /**

@@ -3,9 +3,10 @@ import { Request } from '../../../src/http/request.js';
 import { Response } from '../../../src/http/response.js';
 import { LogBus } from '../../../src/log/index.js';
 import { RetryAfterMiddleware, RETRY_AFTER_MAX_SECONDS } from '../../../src/middlewares/downloader/retry-after.js';
+import { RetryMiddleware } from '../../../src/middlewares/downloader/retry.js';
 import { MemoryStatsCollector } from '../../../src/stats/memory-stats-collector.js';
 import { DownloadSlots } from '../../../src/throttle/download-slots.js';
-import { recordLogs } from '../../helpers/fake-crawler.js';
+import { recordLogs, TestSpider } from '../../helpers/fake-crawler.js';
 
 function setup(now: number) {
   const slots = new DownloadSlots();
@@ -72,5 +73,22 @@ describe('RetryAfterMiddleware', () => {
     expect(log.textLines()[0]).toBe(
       'WARNING [seine.downloadermiddlewares.retryafter] Pausing download slot a.com for 600 s: <GET http://a.com/1> got 429 with Retry-After: 86400 (it asked for 86400 s, more than the 600 s seine waits at most)',
     );
+  });
+});
+
+describe('RetryMiddleware next to a paused slot', () => {
+  it('adds no Retry-After wait of its own when the slot is already paused that long (the wait would count twice under Redis)', () => {
+    const slots = new DownloadSlots();
+    const now = () => 50_000;
+    const retry = new RetryMiddleware({ backoffBase: 0, slots: () => slots, now });
+    const pauser = new RetryAfterMiddleware({ slots: () => slots, now });
+    const request = new Request('http://a.com/1');
+    const refused = (): Response => new Response({ url: request.url, status: 429, headers: { 'Retry-After': '3' }, body: Buffer.alloc(0), request });
+    const unpaused = retry.processResponse(request, refused(), new TestSpider()) as Request;
+    expect(unpaused.meta['retry_delay_ms']).toBe(3000);
+    pauser.processResponse(request, refused());
+    const paused = retry.processResponse(request, refused(), new TestSpider()) as Request;
+    expect(paused.meta['retry_delay_ms'] ?? 0).toBe(0);
+    expect(slots.canStart(paused, 50_000)).toBe(3000);
   });
 });

@@ -8,6 +8,9 @@ import { DEFAULT_SETTINGS } from '../../settings/index.js';
 import type { Spider } from '../../contracts/spider.js';
 import { NULL_STATS, type ComponentOptions } from '../spider/component-options.js';
 import { metaNumber } from './meta-values.js';
+import { DOWNLOAD_SLOT } from '../../throttle/download-slots.js';
+import type { PausableSlots } from './retry-after.js';
+import { parseRetryAfter } from './retry-delay.js';
 import { isRetryableError } from './retryable-errors.js';
 import { RETRY_LOGGER, getRetryRequest } from './retry-request.js';
 import { responseStatusMessage } from './status-message.js';
@@ -25,6 +28,8 @@ export interface RetryOptions extends ComponentOptions {
   /** For tests: the jitter source and the clock. */
   random?: () => number;
   now?: () => number;
+  /** The crawl's download slots: a retry whose Retry-After already paused its slot (RetryAfterMiddleware) adds no wait of its own. */
+  slots?: () => PausableSlots | undefined;
 }
 
 /**
@@ -47,6 +52,7 @@ export class RetryMiddleware implements DownloaderMiddleware {
   readonly #logger: Logger;
   readonly #random: (() => number) | undefined;
   readonly #now: (() => number) | undefined;
+  readonly #slots: () => PausableSlots | undefined;
 
   constructor(options: RetryOptions = {}) {
     this.retryTimes = options.retryTimes ?? DEFAULT_SETTINGS.RETRY_TIMES;
@@ -58,6 +64,7 @@ export class RetryMiddleware implements DownloaderMiddleware {
     this.#logger = (options.logBus ?? defaultLogBus).getLogger(RETRY_LOGGER);
     this.#random = options.random;
     this.#now = options.now;
+    this.#slots = options.slots ?? (() => undefined);
   }
 
   static fromCrawler(crawler: Crawler): RetryMiddleware {
@@ -71,12 +78,30 @@ export class RetryMiddleware implements DownloaderMiddleware {
       backoffMax: settings.getFloat('RETRY_BACKOFF_MAX', DEFAULT_SETTINGS.RETRY_BACKOFF_MAX),
       stats: crawler.stats,
       logBus: crawler.logBus,
+      slots: () => crawler.downloadSlots,
     });
   }
 
   processResponse(request: Request, response: Response, spider: Spider): Request | Response {
     if (request.meta.dont_retry || !this.retryHttpCodes.has(response.status)) return response;
-    return this.#retry(request, responseStatusMessage(response.status), spider, response.headers.get('Retry-After')) ?? response;
+    const retryAfter = response.headers.get('Retry-After') ?? null;
+    // The slot's pause holds the retry back already; a wait of its own on top would count again from when it is
+    // scheduled, which under SCHEDULER=redis is after the pause (the frontier holds the slot for every worker).
+    const waited = retryAfter !== null && this.#slotPausedFor(request, retryAfter);
+    return this.#retry(request, responseStatusMessage(response.status), spider, waited ? null : retryAfter) ?? response;
+  }
+
+  /** True when the request's slot is paused at least as long as `retryAfter` asks (give or take the second it is written in). */
+  #slotPausedFor(request: Request, retryAfter: string): boolean {
+    const slots = this.#slots();
+    if (slots === undefined) return false;
+    const now = (this.#now ?? Date.now)();
+    const seconds = parseRetryAfter(retryAfter, now);
+    if (seconds === null || seconds <= 0) return false;
+    const fixed = request.meta[DOWNLOAD_SLOT];
+    const key = fixed === undefined || fixed === null ? slots.slotKey(request) : String(fixed);
+    const pausedUntil = slots.slot(key)?.pausedUntil ?? Number.NEGATIVE_INFINITY;
+    return pausedUntil >= now + Math.min(seconds, this.backoffMax) * 1000 - 1000;
   }
 
   processException(request: Request, error: Error, spider: Spider): Request | null {
