@@ -6,6 +6,7 @@ import { settingAtLeast } from '../settings/setting-at-least.js';
 import { urlHostname } from './slot-key.js';
 import { readSlotSettings, type SlotOverrides } from './slot-settings.js';
 import type { SharedRate } from './shared-rate.js';
+import { rateLeft, rateStarted } from './slot-rate.js';
 
 export interface DownloadSlotsOptions {
   /** CONCURRENT_REQUESTS: requests in flight at most, over all slots; default 16. */
@@ -30,8 +31,6 @@ export interface DownloadSlotsOptions {
   readonly clock?: () => number;
 }
 
-/** While a shared rate's reservation is on its way: ask again this soon (a round trip to Redis on loopback is < 1 ms). */
-const RESERVE_POLL_MS = 5;
 
 /** The meta key of a request's slot, as Scrapy's `Downloader.DOWNLOAD_SLOT`. */
 export const DOWNLOAD_SLOT = 'download_slot';
@@ -137,7 +136,7 @@ export class DownloadSlots {
     const wait = Math.max(slot.delayLeft(now), slot.pauseLeft(now), this.#retryLeft(request, now));
     if (wait > 0) return wait;
     // The rate last: a shared one reserves a start over all workers, which only a request free to go should take.
-    const rateWait = this.#rateLeft(slot, now);
+    const rateWait = rateLeft(slot, now, this.#sharedRate, this.#clock);
     return rateWait > 0 ? rateWait : true;
   }
 
@@ -159,11 +158,7 @@ export class DownloadSlots {
     slot.active.add(request);
     slot.lastStart = now;
     slot.delayFactor = slot.randomizeDelay ? 0.5 + this.#random() : 1;
-    if (slot.rateIntervalMs > 0) {
-      // A start outside canStart (a slotted fetch that did not ask) still counts against the rate.
-      slot.rateNext = Math.max(now, slot.reservedAt ?? now) + slot.rateIntervalMs;
-      slot.reservedAt = undefined;
-    }
+    rateStarted(slot, now);
     this.#active.set(request, slot);
     this.#notBefore.delete(request);
     this.#collect(now);
@@ -261,32 +256,6 @@ export class DownloadSlots {
       this.#slots.set(key, slot);
     }
     return slot;
-  }
-
-  /** Milliseconds until the slot's rate allows a start (≤ 0: now). */
-  #rateLeft(slot: DownloadSlot, now: number): number {
-    if (slot.rateIntervalMs <= 0) return 0;
-    const shared = this.#sharedRate;
-    if (shared === undefined) return slot.rateNext - now;
-    // A start reserved long ago and not taken (the slot filled up meanwhile) would now fall next to another
-    // worker's: given up, and a fresh one asked for.
-    if (slot.reservedAt !== undefined && now - slot.reservedAt > slot.rateIntervalMs) slot.reservedAt = undefined;
-    if (slot.reservedAt !== undefined) return slot.reservedAt - now;
-    if (!slot.reserving) {
-      slot.reserving = true;
-      shared.reserve(slot.key, slot.rateIntervalMs).then(
-        (wait) => {
-          slot.reserving = false;
-          slot.reservedAt = this.#clock() + Math.max(0, wait);
-        },
-        () => {
-          // The store failed (the frontier reports its own connection): keep this worker's own rate meanwhile.
-          slot.reserving = false;
-          slot.reservedAt = Math.max(this.#clock(), slot.rateNext);
-        },
-      );
-    }
-    return RESERVE_POLL_MS;
   }
 
   #retryLeft(request: Request, now: number): number {
