@@ -62,7 +62,7 @@ class PagesSpider extends Spider {
     for (const url of (this.urls ?? '').split(',')) yield new Request(url, { callback: this.parse });
   }
 
-  override *parse(response: Response) {
+  override *parse(response: Response): Generator<Record<string, unknown>> {
     yield { url: response.url, status: response.status, via: response.text };
   }
 }
@@ -184,7 +184,7 @@ describe('PROXY_LIST with sessions', () => {
     const [a, b, c] = await started('a', 'b', 'c');
     class SessionPagesSpider extends PagesSpider {
       static override name = 'session-pages';
-      override *parse(response: Response) {
+      override *parse(response: Response): Generator<Record<string, unknown>> {
         yield { session: response.meta['session_id'], via: response.text };
       }
     }
