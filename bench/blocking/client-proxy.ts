@@ -9,7 +9,11 @@
  * (`GET http://host/path`, any method, for http:// targets) and CONNECT
  * tunnels (what browsers, got-scraping and https:// targets use). With
  * `auth`, a request without the right `Proxy-Authorization: Basic …` gets
- * 407; credentials are never printed anywhere.
+ * 407; credentials are never printed anywhere. With `hosts`, the proxies
+ * resolve those names themselves (`{ 'shop.guarded.test': '127.0.0.1' }`),
+ * so crawlers can address the site by a name, as they would a real one
+ * (Crawlee's sameDomainDelaySecs, for one, ignores IP addresses), without
+ * an entry in /etc/hosts: through a proxy, a client never resolves the name.
  */
 import { connect, type Socket } from 'node:net';
 import { Agent, createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -37,7 +41,13 @@ function forwardHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
   return Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name)));
 }
 
-async function startOne(index: number, auth: { user: string; password: string } | undefined): Promise<{ proxy: ClientProxy; server: Server; agent: Agent; tunnels: Set<Socket> }> {
+export interface ClientProxyOptions {
+  auth?: { user: string; password: string };
+  /** Names the proxies resolve to these addresses. */
+  hosts?: Readonly<Record<string, string>>;
+}
+
+async function startOne(index: number, { auth, hosts = {} }: ClientProxyOptions): Promise<{ proxy: ClientProxy; server: Server; agent: Agent; tunnels: Set<Socket> }> {
   const localAddress = `127.0.0.${index + 2}`;
   const counts = { forwarded: 0, tunnels: 0, refused: 0 };
   const expected = auth === undefined ? undefined : `Basic ${Buffer.from(`${auth.user}:${auth.password}`).toString('base64')}`;
@@ -60,7 +70,7 @@ async function startOne(index: number, auth: { user: string; password: string } 
     }
     counts.forwarded++;
     const upstream = request(
-      { host: target.hostname, port: target.port || 80, method: req.method, path: target.pathname + target.search, headers: forwardHeaders(req.headers), agent },
+      { host: hosts[target.hostname] ?? target.hostname, port: target.port || 80, method: req.method, path: target.pathname + target.search, headers: forwardHeaders(req.headers), agent },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.statusMessage, forwardHeaders(answer.headers));
         answer.pipe(res);
@@ -78,9 +88,10 @@ async function startOne(index: number, auth: { user: string; password: string } 
       client.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="client-proxy"\r\n\r\n');
       return;
     }
-    const [host, port] = (req.url ?? '').split(':');
+    const [name, port] = (req.url ?? '').split(':');
+    const host = hosts[name!] ?? name!;
     counts.tunnels++;
-    const upstream = connect({ host: host!, port: Number(port) || 443, localAddress }, () => {
+    const upstream = connect({ host, port: Number(port) || 443, localAddress }, () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length > 0) upstream.write(head);
       upstream.pipe(client);
@@ -100,8 +111,8 @@ async function startOne(index: number, auth: { user: string; password: string } 
 }
 
 /** Starts `n` proxies (n ≤ 250), upstream from 127.0.0.2 … 127.0.0.<n + 1>. */
-export async function startClientProxies(n: number, auth?: { user: string; password: string }): Promise<ClientProxies> {
-  const started = await Promise.all(Array.from({ length: n }, (_, i) => startOne(i, auth)));
+export async function startClientProxies(n: number, options: ClientProxyOptions = {}): Promise<ClientProxies> {
+  const started = await Promise.all(Array.from({ length: n }, (_, i) => startOne(i, options)));
   return {
     proxies: started.map((s) => s.proxy),
     urls: started.map((s) => s.proxy.url),

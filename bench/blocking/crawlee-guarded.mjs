@@ -12,8 +12,7 @@
  * to pin a request to a session, so the logged-in cookie lives in a pool of
  * one). All three use a ProxyConfiguration over the same client proxies as
  * seine, the SessionPool with cookies per session and `maxUsageCount` =
- * --max-usage, `maxRequestsPerMinute` = --rate (seine's DOWNLOAD_SLOTS
- * rate), and the SessionPool's default blocked status codes (401, 403, 429:
+ * --max-usage, `maxRequestsPerMinute` = --rate, and the SessionPool's default blocked status codes (401, 403, 429:
  * the session is retired and the request retried in another). A captcha page
  * (status 200) is seen in the handler: it retires the session and throws, so
  * Crawlee retries the request. Crawlee does not read Retry-After.
@@ -57,6 +56,8 @@ const common = (poolSize) => ({
   useSessionPool: true,
   persistCookiesPerSession: true,
   sessionPoolOptions: { maxPoolSize: poolSize, sessionOptions: { maxUsageCount: maxUsage } },
+  // A budget per sliding minute: the minute's requests may all go at its start. sameDomainDelaySecs would space them
+  // evenly, but it re-enqueues each delayed request and stalled here (41 items in 10 minutes, see docs/blocking.md).
   maxRequestsPerMinute: rate,
   maxRequestRetries: 6,
   statisticsOptions: { persistenceOptions: { enable: false }, saveErrorSnapshots: false },

@@ -137,7 +137,7 @@ describe('client proxies', () => {
 
   it('with credentials: refuse a request without them (407), and forward one with them', async () => {
     site = await startGuardedSite();
-    proxies = await startClientProxies(1, { user: 'crawler', password: 's3cret' });
+    proxies = await startClientProxies(1, { auth: { user: 'crawler', password: 's3cret' } });
     const withCredentials = proxies.urls[0]!;
     expect(withCredentials).toMatch(/^http:\/\/crawler:s3cret@127\.0\.0\.1:\d+$/);
     const bare = withCredentials.replace('crawler:s3cret@', '');
@@ -146,11 +146,19 @@ describe('client proxies', () => {
     expect(proxies.proxies[0]!.counts).toEqual({ forwarded: 1, tunnels: 0, refused: 1 });
   });
 
+  it('resolve the names they are given', async () => {
+    site = await startGuardedSite();
+    proxies = await startClientProxies(1, { hosts: { 'shop.guarded.test': '127.0.0.1' } });
+    const answer = await get(site.url('/product/p1').replace('127.0.0.1', 'shop.guarded.test'), { proxy: proxies.urls[0]! });
+    expect(answer.status).toBe(302);
+    expect(site.stats().requestsByClient).toEqual({ '127.0.0.2': 1 });
+  });
+
   it('tunnel CONNECT requests from their own address', async () => {
     site = await startGuardedSite();
-    proxies = await startClientProxies(2);
+    proxies = await startClientProxies(2, { hosts: { 'shop.guarded.test': '127.0.0.1' } });
     const proxy = new URL(proxies.urls[1]!);
-    const target = new URL(site.origin);
+    const target = new URL(site.origin.replace('127.0.0.1', 'shop.guarded.test'));
     const answer = await new Promise<string>((resolve, reject) => {
       const socket = connect(Number(proxy.port), proxy.hostname, () => socket.write(`CONNECT ${target.host} HTTP/1.1\r\nHost: ${target.host}\r\n\r\n`));
       let text = '';
