@@ -34,7 +34,7 @@ export class BlockedResponseRule {
     let rule = rules.get(crawler);
     if (rule === undefined) {
       const { settings } = crawler;
-      const statuses = settings.getList('SESSIONS_BLOCKED_STATUS').map((value) => {
+      const statuses = settings.get('SESSIONS_BLOCKED_STATUS').map((value) => {
         const status = Number(value);
         if (!Number.isInteger(status) || status < 100 || status > 599) {
           throw new SettingsError(`Setting SESSIONS_BLOCKED_STATUS must list HTTP statuses (100–599), got ${JSON.stringify(value)}`);

@@ -19,7 +19,8 @@ export interface ProxyPoolSettings {
  * PROXY_TIERS is set, so that the pool and its middleware cost nothing.
  */
 export function proxyPoolSettings(settings: Settings): ProxyPoolSettings | null {
-  const list = settings.getList('PROXY_LIST').map((value) => String(value).trim()).filter((value) => value !== '');
+  // get() reads the setting by its kind: an array, a JSON array or a comma-separated string (-s PROXY_LIST='["http://…"]').
+  const list = settings.get('PROXY_LIST').map((value) => String(value).trim()).filter((value) => value !== '');
   const tiers = readTiers(settings.getRaw('PROXY_TIERS'));
   if (list.length === 0 && tiers.length === 0) return null;
   if (list.length > 0 && tiers.length > 0) {
