@@ -5,12 +5,8 @@
  * accounts: the helper creates that account (tests run as root) with the
  * password given. `npm test` installs it (scripts/install-test-deps.sh).
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { freePort } from './free-port.js';
-import { stopChild } from './tinyproxy.js';
+import { spawnSync } from 'node:child_process';
+import { startProxyDaemon } from './proxy-daemon.js';
 
 export interface Dante {
   readonly port: number;
@@ -40,11 +36,10 @@ export async function startDante(options: { user?: string; password?: string } =
   const binary = dantePath();
   if (binary === null) throw new Error('danted is not installed: `npm test` installs it (scripts/install-test-deps.sh), or run apt-get install dante-server');
   if (options.user !== undefined) ensureAccount(options.user, options.password ?? '');
-  const dir = mkdtempSync(join(tmpdir(), 'seine-dante-'));
-  for (let attempt = 0; ; attempt++) {
-    const port = await freePort();
-    const conf = join(dir, 'danted.conf');
-    writeFileSync(conf, [
+  const daemon = await startProxyDaemon({
+    name: 'dante',
+    binary,
+    config: (port) => [
       'logoutput: stderr',
       `internal: 127.0.0.1 port = ${port}`,
       'external: 127.0.0.1',
@@ -55,26 +50,10 @@ export async function startDante(options: { user?: string; password?: string } =
       'client pass {\n  from: 127.0.0.0/8 to: 0.0.0.0/0\n}',
       // log: connect writes one line per tunnel it opens, which the tests count.
       'socks pass {\n  from: 127.0.0.0/8 to: 0.0.0.0/0\n  command: connect\n  log: connect\n}',
-    ].join('\n') + '\n');
-    const child = spawn(binary, ['-f', conf, '-N', '1'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    const ready = await new Promise<boolean>((resolve) => {
-      const onData = (chunk: Buffer): void => {
-        output += chunk.toString();
-        if (output.includes(' running')) resolve(true);
-      };
-      child.stdout!.on('data', onData);
-      child.stderr!.on('data', onData);
-      child.once('exit', () => resolve(false));
-      setTimeout(() => resolve(false), 10_000).unref();
-    });
-    if (!ready) {
-      child.kill('SIGKILL');
-      if (attempt < 3 && /in use/i.test(output)) continue;
-      rmSync(dir, { recursive: true, force: true });
-      throw new Error(`danted did not start: ${output}`);
-    }
-    const auth = options.user === undefined ? '' : `${options.user}:${options.password ?? ''}@`;
-    return { port, url: `socks5://${auth}127.0.0.1:${port}`, output: () => output, stop: () => stopChild(child, dir) };
-  }
+    ].join('\n') + '\n',
+    args: (conf) => ['-f', conf, '-N', '1'],
+    readyText: ' running',
+  });
+  const auth = options.user === undefined ? '' : `${options.user}:${options.password ?? ''}@`;
+  return { ...daemon, url: `socks5://${auth}127.0.0.1:${daemon.port}` };
 }
