@@ -15,7 +15,7 @@
  * bench/crawl/.peers/crawlee (bench/crawl/install-crawlee.sh).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -105,9 +105,22 @@ function table(rows: Row[]): string {
   return [line(head), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...body.map(line)].join('\n');
 }
 
+/** seine runs from its build, as users run it: say so when src/ has changed since. */
+function buildNote(): string | null {
+  const newest = (dir: string, ext: string): number =>
+    readdirSync(dir, { withFileTypes: true, recursive: true })
+      .filter((e) => e.isFile() && e.name.endsWith(ext))
+      .reduce((max, e) => Math.max(max, statSync(join(e.parentPath, e.name)).mtimeMs), 0);
+  const main = join(ROOT, 'dist', 'cli', 'main.js');
+  if (!existsSync(main)) return `seine is not built (${main} is missing): run 'npm run build' first`;
+  return newest(join(ROOT, 'src'), '.ts') > newest(join(ROOT, 'dist'), '.js') ? "note: src/ has changes newer than dist/: run 'npm run build' to measure them" : null;
+}
+
 export async function main(argv: string[]): Promise<void> {
   const { values } = parseArgs({ args: argv, options: { runs: { type: 'string', default: '1' }, 'crawlee-rate': { type: 'string', multiple: true }, 'no-crawlee': { type: 'boolean' }, 'no-seine': { type: 'boolean' } } });
   const chromium = findChromium(undefined);
+  const note = values['no-seine'] === true ? null : buildNote();
+  if (note !== null) console.log(note);
   let withCrawlee = values['no-crawlee'] !== true;
   if (withCrawlee) {
     let ready = ensureCrawlee(console.log);

@@ -25,6 +25,8 @@ export class GuardedSpider extends Spider {
   static override customSettings = {
     SESSIONS_ENABLED: true,
     SESSIONS_BLOCKED_SELECTOR: '.captcha',
+    // The site ties its cookie to the client's address: a session keeps its proxy.
+    PROXY_ROTATION: 'per-session',
     // Retry-After and the slot's rate do the waiting; ordinary retries of 429 would only add to it.
     RETRY_HTTP_CODES: [500, 502, 503, 504, 522, 524, 408],
   };
