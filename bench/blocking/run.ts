@@ -57,7 +57,7 @@ function crawlee(site: string, proxies: string[], dir: string, chromium: string,
 
 function seine(site: string, proxies: string[], dir: string): CrawlerCommand {
   const settings = {
-    PROXY_LIST: proxies.join(','),
+    PROXY_LIST: JSON.stringify(proxies),
     DOWNLOAD_SLOTS: JSON.stringify({ [HOST]: { rate: `${RATE_PER_MINUTE}/m` } }),
     SESSIONS_MAX_USAGE: String(MAX_USAGE),
     SESSIONS_POOL_SIZE: String(PROXIES * 2),

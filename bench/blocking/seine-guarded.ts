@@ -3,7 +3,7 @@
  * and `npm run bench:blocking`, both through `seine runspider`):
  *
  *   seine runspider bench/blocking/seine-guarded.ts -a site=http://127.0.0.1:<port> \
- *     -s PROXY_LIST=<url>,<url> -s 'DOWNLOAD_SLOTS={"127.0.0.1":{"rate":"240/m"}}' -s SESSIONS_MAX_USAGE=20 -O items.jsonl
+ *     -s 'PROXY_LIST=["<url>","<url>"]' -s 'DOWNLOAD_SLOTS={"127.0.0.1":{"rate":"240/m"}}' -s SESSIONS_MAX_USAGE=20 -O items.jsonl
  *
  * What the site needs is in the spider; what depends on the machine (the
  * proxies' ports, the rate) comes from `-s`. Listing pages are asked for with

@@ -55,7 +55,7 @@ describe('a crawl of the guarded site (seine runspider, proxies, sessions, rate,
       [
         'runspider', join(ROOT, 'bench', 'blocking', 'seine-guarded.ts'),
         '-a', `site=${site.origin.replace('127.0.0.1', HOST)}`,
-        '-s', `PROXY_LIST=${proxies.urls.join(',')}`,
+        '-s', `PROXY_LIST=${JSON.stringify(proxies.urls)}`,
         '-s', `DOWNLOAD_SLOTS=${JSON.stringify({ [HOST]: { rate: RATE } })}`,
         '-s', 'SESSIONS_POOL_SIZE=2',
         '-s', 'SESSIONS_MAX_USAGE=10',
