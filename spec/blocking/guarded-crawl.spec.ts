@@ -22,6 +22,8 @@ import { ensureBuilt, ROOT, runSeine, type SeineRun } from '../cli/fixtures/run-
 const SITE: Partial<GuardedOptions> = {
   lists: 3, perList: 4, accounts: 3, ordersPerAccount: 2,
   quota: 12, windowMs: 10_000, retryAfter: 2, captchaAfter: 5,
+  // A request already on its way when a 429 is sent is not a ban; on a busy machine "on its way" can take a while.
+  graceMs: 1000,
 };
 const PROXIES = 3;
 // 3 proxies × 12 requests / 10 s = 3.6/s if the sessions spread requests evenly over them; 2/s leaves room for an uneven spread.
