@@ -138,11 +138,14 @@ export async function main(argv: string[]): Promise<void> {
   const proxies = await startClientProxies(PROXIES, { hosts: { [HOST]: '127.0.0.1' } });
   const origin = site.origin.replace('127.0.0.1', HOST);
   const dir = mkdtempSync(join(tmpdir(), 'seine-bench-blocking-'));
-  console.log(`guarded site ${origin}: ${JSON.stringify(SITE)}; ${PROXIES} proxies; both crawlers at ${RATE_PER_MINUTE} requests/min, sessions retired after ${MAX_USAGE} requests; ${cpus().length} cores; chromium ${chromium}`);
   const rows: Row[] = [];
   // maxRequestsPerMinute is a budget per sliding minute, spent in a burst when the site answers fast: --crawlee-rate
   // (repeatable) runs Crawlee at lower budgets too, to find one the site does not ban.
   const crawleeRates = (values['crawlee-rate'] ?? [String(RATE_PER_MINUTE)]).map(Number);
+  console.log(
+    `guarded site ${origin}: ${JSON.stringify(SITE)}; ${PROXIES} proxies; seine at ${RATE_PER_MINUTE} requests/min, ` +
+      `Crawlee at ${crawleeRates.join(', ')}; sessions retired after ${MAX_USAGE} requests; ${cpus().length} cores; chromium ${chromium}`,
+  );
   try {
     for (let i = 0; i < Number(values.runs); i++) {
       const commands = [...(values['no-seine'] === true ? [] : [seine(origin, proxies.urls, dir)]), ...(withCrawlee ? crawleeRates.map((rate) => crawlee(origin, proxies.urls, dir, chromium, rate)) : [])];
