@@ -4,7 +4,7 @@ import https from 'node:https';
 import net from 'node:net';
 import tls from 'node:tls';
 import type { Duplex } from 'node:stream';
-import { SocksClient } from 'socks';
+import { lazyPackage } from '../errors/lazy-package.js';
 import { ProxyTunnelFailure } from './proxy-agent.js';
 
 /**
@@ -26,12 +26,16 @@ export interface SocksTarget {
   label: string;
 }
 
+// Loaded with the first SOCKS tunnel: bundled, the package and its address parser added ~3 MB of RSS and
+// start-up parsing to every crawl, most of which never use a SOCKS proxy.
+const socks = lazyPackage<typeof import('socks')>('socks', 'SOCKS5 proxies (socks5:// in meta.proxy or PROXY_LIST)');
+
 async function openTunnel(proxy: SocksTarget, options: http.RequestOptions): Promise<net.Socket> {
   const target = (options.hostname ?? options.host ?? 'localhost').replace(/^\[(.*)\]$/, '$1');
   const port = Number(options.port ?? 80);
   const host = proxy.resolveLocally && net.isIP(target) === 0 ? (await dns.lookup(target)).address : target;
   try {
-    const { socket } = await SocksClient.createConnection({
+    const { socket } = await socks().SocksClient.createConnection({
       command: 'connect',
       destination: { host, port },
       proxy: {
