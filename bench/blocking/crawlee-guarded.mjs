@@ -30,6 +30,7 @@ const { values } = parseArgs({
     site: { type: 'string' }, proxies: { type: 'string' }, output: { type: 'string' }, rate: { type: 'string' },
     'max-usage': { type: 'string' }, chromium: { type: 'string' }, user: { type: 'string', default: 'reader' },
     password: { type: 'string', default: 'secret' },
+    adaptive: { type: 'boolean', default: false },
   },
 });
 if (!values.site || !values.proxies || !values.output || !values.rate || !values['max-usage'] || !values.chromium) {
@@ -39,7 +40,7 @@ if (!values.site || !values.proxies || !values.output || !values.rate || !values
 
 const load = createRequire(new URL('../crawl/.peers/crawlee/package.json', import.meta.url));
 const { CheerioCrawler, ProxyConfiguration, Configuration, Request, log } = load('@crawlee/cheerio');
-const { PlaywrightCrawler } = load('@crawlee/playwright');
+const { PlaywrightCrawler, AdaptivePlaywrightCrawler } = load('@crawlee/playwright');
 const { chromium } = load('playwright');
 
 log.setLevel(log.LEVELS.WARNING);
@@ -75,40 +76,70 @@ const tally = (crawler) => {
   counts.retries += s.requestsRetries;
 };
 
-// 1. Listings, rendered: product links come from the page's script.
-const productUrls = new Set();
-const listings = new PlaywrightCrawler(
-  {
-    ...common(proxyUrls.length * 2),
-    maxConcurrency: 2,
-    launchContext: { launcher: chromium, launchOptions: { executablePath: values.chromium, args: ['--no-sandbox'] } },
-    async requestHandler({ page, session, enqueueLinks }) {
-      counts.rendered++;
-      captcha(session, (await page.$('.captcha')) !== null);
-      for (const href of await page.$$eval('a.product', (links) => links.map((a) => a.href))) productUrls.add(href);
-      await enqueueLinks({ selector: 'a.next' });
-    },
-  },
-  config(),
-);
-await listings.run([`${site}/list/1`]);
-tally(listings);
-
-// 2. Products, plain HTML.
 const write = (item) => feed.write(JSON.stringify(item) + '\n');
-const products = new CheerioCrawler(
-  {
-    ...common(proxyUrls.length * 2),
-    maxConcurrency: 4,
-    async requestHandler({ $, session }) {
-      captcha(session, $('.captcha').length > 0);
-      write({ id: $('span.sku').text(), name: $('h1.name').text(), price: $('p.price').text() });
+const launchContext = { launcher: chromium, launchOptions: { executablePath: values.chromium, args: ['--no-sandbox'] } };
+
+if (values.adaptive) {
+  // 1–2. One AdaptivePlaywrightCrawler for listings and products: each page plain first unless its kind was learned
+  // to need the browser; a plain result with neither an item nor a product link is retried in the browser.
+  const shop = new AdaptivePlaywrightCrawler(
+    {
+      ...common(proxyUrls.length * 2),
+      maxConcurrency: 4,
+      launchContext,
+      renderingTypeDetectionRatio: 0.1,
+      resultChecker: (result) => result.datasetItems.length > 0 || result.enqueuedUrls.some(({ url }) => url.includes('/product/')),
+      async requestHandler({ request, parseWithCheerio, enqueueLinks, pushData, session }) {
+        const $ = await parseWithCheerio();
+        captcha(session, $('.captcha').length > 0);
+        if (request.label === 'PRODUCT') {
+          await pushData({ id: $('span.sku').text(), name: $('h1.name').text(), price: $('p.price').text() });
+          return;
+        }
+        await enqueueLinks({ selector: 'a.product', label: 'PRODUCT' });
+        await enqueueLinks({ selector: 'a.next', label: 'LIST' });
+      },
     },
-  },
-  config(),
-);
-await products.run([...productUrls]);
-tally(products);
+    config(),
+  );
+  await shop.run([{ url: `${site}/list/1`, label: 'LIST' }]);
+  tally(shop);
+  for (const item of (await shop.getData()).items) write(item);
+} else {
+  // 1. Listings, rendered: product links come from the page's script.
+  const productUrls = new Set();
+  const listings = new PlaywrightCrawler(
+    {
+      ...common(proxyUrls.length * 2),
+      maxConcurrency: 2,
+      launchContext,
+      async requestHandler({ page, session, enqueueLinks }) {
+        counts.rendered++;
+        captcha(session, (await page.$('.captcha')) !== null);
+        for (const href of await page.$$eval('a.product', (links) => links.map((a) => a.href))) productUrls.add(href);
+        await enqueueLinks({ selector: 'a.next' });
+      },
+    },
+    config(),
+  );
+  await listings.run([`${site}/list/1`]);
+  tally(listings);
+
+  // 2. Products, plain HTML.
+  const products = new CheerioCrawler(
+    {
+      ...common(proxyUrls.length * 2),
+      maxConcurrency: 4,
+      async requestHandler({ $, session }) {
+        captcha(session, $('.captcha').length > 0);
+        write({ id: $('span.sku').text(), name: $('h1.name').text(), price: $('p.price').text() });
+      },
+    },
+    config(),
+  );
+  await products.run([...productUrls]);
+  tally(products);
+}
 
 // 3. The account area: one session, so the login's cookie is on every request after it.
 const account = new CheerioCrawler(

@@ -3,7 +3,7 @@
  * seine and by Crawlee 3.18, each as a process of its own, through the same
  * client proxies (client-proxy.ts), at the same rate and session usage:
  *
- *   node --import tsx bench/blocking/run.ts [--runs N] [--no-crawlee] [--no-seine] [--crawlee-rate N]…
+ *   node --import tsx bench/blocking/run.ts [--runs N] [--no-crawlee] [--no-seine] [--crawlee-rate N]… [--crawlee-adaptive]
  *
  * Prints one row per crawl: items found (of the catalogue) and duplicates,
  * requests the site answered, the ones wasted (429, 403, captcha pages,
@@ -11,7 +11,8 @@
  * and peak RSS (GNU time; the browser's processes are the crawler's
  * children, so their CPU is counted). seine runs `seine runspider
  * seine-guarded.ts`; Crawlee runs crawlee-guarded.mjs (see each file for its
- * configuration). Crawlee is installed on first use into
+ * configuration; --crawlee-adaptive: one AdaptivePlaywrightCrawler for listings and
+ * products instead of a PlaywrightCrawler and a CheerioCrawler). Crawlee is installed on first use into
  * bench/crawl/.peers/crawlee (bench/crawl/install-crawlee.sh).
  */
 import { spawnSync } from 'node:child_process';
@@ -45,12 +46,12 @@ export const HOST = 'shop.guarded.test';
 
 interface Row { crawler: string; run: CrawlerMeasurement; site: GuardedStats; found: number; duplicates: number; junk: number }
 
-function crawlee(site: string, proxies: string[], dir: string, chromium: string, rate: number): CrawlerCommand {
+function crawlee(site: string, proxies: string[], dir: string, chromium: string, rate: number, adaptive: boolean): CrawlerCommand {
   return {
-    crawler: `Crawlee 3.18 (${rate}/min)`,
+    crawler: `Crawlee 3.18${adaptive ? ' adaptive' : ''} (${rate}/min)`,
     command: process.execPath,
     args: [join(HERE, 'crawlee-guarded.mjs'), '--site', site, '--proxies', proxies.join(','), '--output', join(dir, 'crawlee.jsonl'),
-      '--rate', String(rate), '--max-usage', String(MAX_USAGE), '--chromium', chromium],
+      '--rate', String(rate), '--max-usage', String(MAX_USAGE), '--chromium', chromium, ...(adaptive ? ['--adaptive'] : [])],
     cwd: dir, feed: join(dir, 'crawlee.jsonl'), log: join(dir, 'crawlee.log'),
   };
 }
@@ -117,7 +118,7 @@ function buildNote(): string | null {
 }
 
 export async function main(argv: string[]): Promise<void> {
-  const { values } = parseArgs({ args: argv, options: { runs: { type: 'string', default: '1' }, 'crawlee-rate': { type: 'string', multiple: true }, 'no-crawlee': { type: 'boolean' }, 'no-seine': { type: 'boolean' } } });
+  const { values } = parseArgs({ args: argv, options: { runs: { type: 'string', default: '1' }, 'crawlee-rate': { type: 'string', multiple: true }, 'crawlee-adaptive': { type: 'boolean' }, 'no-crawlee': { type: 'boolean' }, 'no-seine': { type: 'boolean' } } });
   const chromium = findChromium(undefined);
   const note = values['no-seine'] === true ? null : buildNote();
   if (note !== null) console.log(note);
@@ -148,7 +149,7 @@ export async function main(argv: string[]): Promise<void> {
   );
   try {
     for (let i = 0; i < Number(values.runs); i++) {
-      const commands = [...(values['no-seine'] === true ? [] : [seine(origin, proxies.urls, dir)]), ...(withCrawlee ? crawleeRates.map((rate) => crawlee(origin, proxies.urls, dir, chromium, rate)) : [])];
+      const commands = [...(values['no-seine'] === true ? [] : [seine(origin, proxies.urls, dir)]), ...(withCrawlee ? crawleeRates.map((rate) => crawlee(origin, proxies.urls, dir, chromium, rate, values['crawlee-adaptive'] === true)) : [])];
       for (const command of commands) {
         site.reset();
         const run = await runCrawler(command, TIMEOUT_MS);
