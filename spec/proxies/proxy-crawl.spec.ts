@@ -180,7 +180,7 @@ describe('PROXY_LIST in a crawl', () => {
 });
 
 describe('PROXY_LIST with sessions', () => {
-  it('gives each session one proxy for its life, and counts its requests', async () => {
+  it.each(['per-session', 'round-robin'])('gives each session one proxy for its life, and counts its requests (PROXY_ROTATION %s)', async (rotation) => {
     const [a, b, c] = await started('a', 'b', 'c');
     class SessionPagesSpider extends PagesSpider {
       static override name = 'session-pages';
@@ -190,7 +190,7 @@ describe('PROXY_LIST with sessions', () => {
     }
     const result = await runCrawl(
       SessionPagesSpider,
-      { PROXY_LIST: [a!.url, b!.url, c!.url], PROXY_ROTATION: 'per-session', SESSIONS_ENABLED: true, SESSIONS_POOL_SIZE: 2, SESSIONS_MAX_USAGE: 100, CONCURRENT_REQUESTS: 2 },
+      { PROXY_LIST: [a!.url, b!.url, c!.url], PROXY_ROTATION: rotation, SESSIONS_ENABLED: true, SESSIONS_POOL_SIZE: 2, SESSIONS_MAX_USAGE: 100, CONCURRENT_REQUESTS: 2 },
       { urls: pages('/page', 12) },
     );
     expect(result.items).toHaveLength(12);
