@@ -39,6 +39,15 @@ beforeAll(async () => {
     '/file': moved('file:///etc/passwd'),
     '/ok': moved('/done'),
     '/done': '<html><body>done</body></html>',
+    // A cookie wall: without the cookie the page sends you to /challenge, which sets it and sends you back.
+    '/walled': (req, res) => {
+      if ((req.headers.cookie ?? '').includes('pass=1')) return void res.writeHead(200, { 'Content-Type': 'text/html' }).end('<html><body>in</body></html>');
+      res.writeHead(302, { Location: '/challenge?next=/walled' }).end();
+    },
+    '/challenge': (_req, res) => void res.writeHead(302, { Location: '/walled', 'Set-Cookie': 'pass=1; Path=/' }).end(),
+    // A wall that never lets in: it sets a cookie but asks again every time.
+    '/wall-forever': (_req, res) => void res.writeHead(302, { Location: '/challenge-forever' }).end(),
+    '/challenge-forever': (_req, res) => void res.writeHead(302, { Location: '/wall-forever', 'Set-Cookie': 'try=1; Path=/' }).end(),
   });
 });
 
@@ -71,5 +80,19 @@ describe('redirects in a crawl', () => {
     expect(result.stats['redirect/refused_scheme']).toBe(3);
     expect(result.items).toEqual([{ url: site.url('/done') }]);
     expect(result.stats['file_count']).toBeUndefined();
+  }, TIMEOUT);
+
+  it('a cookie wall (page → a challenge that sets a cookie → the page) is followed without a WARNING, counted in redirect/cookie_wall', async () => {
+    const result = await runCrawl(StartSpider, {}, { urls: site.url('/walled') });
+    expect(warnings(result.logs)).toEqual([]);
+    expect(result.items).toEqual([{ url: site.url('/walled') }]);
+    expect(result.stats['redirect/cookie_wall']).toBe(1);
+    expect(result.stats['redirect/loop']).toBeUndefined();
+  }, TIMEOUT);
+
+  it('a cookie wall that never lets in ends at REDIRECT_MAX_TIMES', async () => {
+    const result = await runCrawl(StartSpider, { REDIRECT_MAX_TIMES: 6 }, { urls: site.url('/wall-forever') });
+    expect(result.items).toEqual([]);
+    expect(site.hits.filter((path) => path === '/wall-forever').length).toBeLessThanOrEqual(4);
   }, TIMEOUT);
 });

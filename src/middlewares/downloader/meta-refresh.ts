@@ -86,7 +86,8 @@ export class MetaRefreshMiddleware implements DownloaderMiddleware, RedirectPoli
     if (!/^https?:/.test(refresh.url)) return response;
     const redirected = buildRedirectRequest(request, refresh.url, true);
     // A page that refreshes to itself (or back along its chain): one WARNING and redirect/loop, as for HTTP redirects.
-    checkRedirectLoop(redirected, request, this, this.#logger, spider);
-    return followRedirect(redirected, request, 'meta refresh', this, this.#logger, spider);
+    const setsCookie = response.headers.has('Set-Cookie');
+    const cookieWall = checkRedirectLoop(redirected, request, this, this.#logger, spider, setsCookie);
+    return followRedirect(redirected, request, 'meta refresh', this, this.#logger, spider, { cookieWall, setsCookie });
   }
 }

@@ -88,18 +88,28 @@ export function buildRedirectRequest(source: Request, url: string, useGet: boole
  * a dontFilter request is followed, and REDIRECT_MAX_TIMES ends it.
  * RedirectMiddleware and MetaRefreshMiddleware call it.
  */
-export function checkRedirectLoop(redirected: Request, source: Request, policy: RedirectPolicy, logger: Logger, spider: Spider): void {
+export function checkRedirectLoop(redirected: Request, source: Request, policy: RedirectPolicy, logger: Logger, spider: Spider, setsCookie = false): boolean {
   const loop = redirectLoop(redirected, source);
-  if (loop !== null && !chainRepeats(source)) {
-    policy.stats?.inc('redirect/loop');
-    if (!source.dontFilter) {
-      // The duplicate filter would drop it without a word: dropped here, said why.
-      logger.warning(`Redirect loop: ${loop.join(' → ')} (not followed: ${loop[0]} was already requested)`, { spider });
-      throw new IgnoreRequest('redirect loop');
-    }
-    logger.warning(`Redirect loop: ${loop.join(' → ')} (followed: the request is dontFilter; REDIRECT_MAX_TIMES ends it)`, { spider });
+  if (loop === null || chainRepeats(source)) return false;
+  if (setsCookie || source.meta[COOKIE_SET_IN_CHAIN] === true) {
+    // A cookie wall (page → /challenge sets a cookie → the page again) is not a loop: the page comes back with
+    // the cookie. Followed past the duplicate filter; REDIRECT_MAX_TIMES still ends a wall that never lets in.
+    policy.stats?.inc('redirect/cookie_wall');
+    logger.debug(`Following ${loop.join(' → ')}: a cookie was set on the way (a cookie wall, not a loop)`, { spider });
+    return true;
   }
+  policy.stats?.inc('redirect/loop');
+  if (!source.dontFilter) {
+    // The duplicate filter would drop it without a word: dropped here, said why.
+    logger.warning(`Redirect loop: ${loop.join(' → ')} (not followed: ${loop[0]} was already requested)`, { spider });
+    throw new IgnoreRequest('redirect loop');
+  }
+  logger.warning(`Redirect loop: ${loop.join(' → ')} (followed: the request is dontFilter; REDIRECT_MAX_TIMES ends it)`, { spider });
+  return false;
 }
+
+/** Meta key: a response of this redirect chain set a cookie (checkRedirectLoop's cookie wall). */
+export const COOKIE_SET_IN_CHAIN = '_redirect_set_cookie';
 
 /**
  * `redirected` with Scrapy's redirect meta (`redirect_times`, `redirect_ttl`,
@@ -115,16 +125,18 @@ export function followRedirect(
   policy: RedirectPolicy,
   logger: Logger,
   spider: Spider,
+  options: { cookieWall?: boolean; setsCookie?: boolean } = {},
 ): Request {
   if (!('redirect_ttl' in source.meta)) source.meta.redirect_ttl = policy.maxRedirectTimes;
   const ttl = metaNumber(source.meta, 'redirect_ttl') ?? 0;
   const redirects = (metaNumber(source.meta, 'redirect_times') ?? 0) + 1;
   if (ttl && redirects <= policy.maxRedirectTimes) {
     const followed = redirected.replace({
-      dontFilter: source.dontFilter,
+      dontFilter: source.dontFilter || options.cookieWall === true,
       priority: source.priority + policy.priorityAdjust,
       meta: {
         ...redirected.meta,
+        ...(options.setsCookie === true ? { [COOKIE_SET_IN_CHAIN]: true } : {}),
         redirect_times: redirects,
         redirect_ttl: ttl - 1,
         redirect_urls: [...(metaArray(source.meta, 'redirect_urls') as string[]), source.url],

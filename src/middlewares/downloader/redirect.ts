@@ -133,7 +133,8 @@ export class RedirectMiddleware implements DownloaderMiddleware, RedirectPolicy 
       return response;
     }
     const redirected = buildRedirectRequest(request, verdict.url, redirectsUsingGet(response.status, request.method));
-    checkRedirectLoop(redirected, request, this, this.#logger, spider);
-    return followRedirect(redirected, request, response.status, this, this.#logger, spider);
+    const setsCookie = response.headers.has('Set-Cookie');
+    const cookieWall = checkRedirectLoop(redirected, request, this, this.#logger, spider, setsCookie);
+    return followRedirect(redirected, request, response.status, this, this.#logger, spider, { cookieWall, setsCookie });
   }
 }
