@@ -12,10 +12,11 @@
  * pinned to one session, `account`, so the cookie the login sets is sent
  * with every page after it.
  *
- * Requests are dontFilter: the site answers a page asked without its cookie
- * with a redirect to /challenge, which redirects back to the same URL, and
- * the duplicate filter would drop that second visit (Scrapy does the same).
- * Each link appears once on the site, so nothing is fetched twice for it.
+ * A page asked without its cookie redirects to /challenge, which sets the
+ * cookie and redirects back to the same URL: seine follows such a cookie
+ * wall past the duplicate filter (Scrapy would drop the second visit), so
+ * the requests need no dontFilter. A session keeps its proxy (the site ties
+ * its cookie to the client's address) whatever PROXY_ROTATION says.
  */
 
 import { FormRequest, Request, Spider, type Response } from 'seine';
@@ -25,8 +26,6 @@ export class GuardedSpider extends Spider {
   static override customSettings = {
     SESSIONS_ENABLED: true,
     SESSIONS_BLOCKED_SELECTOR: '.captcha',
-    // The site ties its cookie to the client's address: a session keeps its proxy.
-    PROXY_ROTATION: 'per-session',
     // Retry-After and the slot's rate do the waiting; ordinary retries of 429 would only add to it.
     RETRY_HTTP_CODES: [500, 502, 503, 504, 522, 524, 408],
   };
@@ -36,21 +35,20 @@ export class GuardedSpider extends Spider {
 
   override async *start() {
     if (this.site === undefined) throw new Error('guarded needs the site: -a site=http://127.0.0.1:<port>');
-    yield new Request(`${this.site}/list/1`, { callback: this.parseList, meta: { playwright: 'auto' }, dontFilter: true });
+    yield new Request(`${this.site}/list/1`, { callback: this.parseList, meta: { playwright: 'auto' } });
     yield new FormRequest(`${this.site}/login`, {
       formdata: { user: this.user ?? 'reader', password: this.password ?? 'secret' },
       callback: this.parseAccount,
       meta: { session_id: 'account' },
-      dontFilter: true,
     });
   }
 
   *parseList(response: Response) {
     for (const href of response.css('a.product::attr(href)').getall()) {
-      yield response.follow(href, { callback: this.parseProduct, dontFilter: true });
+      yield response.follow(href, { callback: this.parseProduct });
     }
     const next = response.css('a.next::attr(href)').get();
-    if (next !== null) yield response.follow(next, { callback: this.parseList, meta: { playwright: 'auto' }, dontFilter: true });
+    if (next !== null) yield response.follow(next, { callback: this.parseList, meta: { playwright: 'auto' } });
   }
 
   *parseProduct(response: Response) {
@@ -67,7 +65,7 @@ export class GuardedSpider extends Spider {
     }
     const next = response.css('a.next::attr(href)').get();
     if (next !== null) {
-      yield response.follow(next, { callback: this.parseAccount, meta: { session_id: response.meta.session_id }, dontFilter: true });
+      yield response.follow(next, { callback: this.parseAccount, meta: { session_id: response.meta.session_id } });
     }
   }
 }
