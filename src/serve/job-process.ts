@@ -1,0 +1,80 @@
+/**
+ * A job's child process: `seine crawl <spider> -a k=v -s K=V -O <items>.jl`
+ * in the version's folder, its standard output and error appended to the
+ * job's log file (so a crash's stack lands there too, and the crawl goes on
+ * writing if the service dies), and what its log says at the end.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import type { JobRecord } from './job-record.js';
+import type { JobFiles } from './job-files.js';
+
+export interface LaunchCommand {
+  file: string;
+  args: string[];
+  cwd: string;
+}
+
+export function crawlArguments(job: JobRecord, files: JobFiles): string[] {
+  const args = ['crawl', job.spider];
+  for (const [name, value] of Object.entries(job.args)) args.push('-a', `${name}=${value}`);
+  for (const [name, value] of Object.entries(job.settings)) args.push('-s', `${name}=${value}`);
+  args.push('-O', files.items);
+  return args;
+}
+
+export function launchJob(job: JobRecord, command: LaunchCommand, files: JobFiles): ChildProcess {
+  const log = openSync(files.log, 'a');
+  try {
+    return spawn(command.file, [...command.args, ...crawlArguments(job, files)], {
+      cwd: command.cwd,
+      stdio: ['ignore', log, log],
+      // scrapyd passes the job to the crawl the same way (SCRAPY_JOB…); a spider may read it.
+      env: { ...process.env, SEINE_JOB: job.id, SEINE_PROJECT: job.project, SEINE_SPIDER: job.spider },
+    });
+  } finally {
+    closeSync(log);
+  }
+}
+
+export interface JobOutcome {
+  items: number | null;
+  errors: number | null;
+  finish_reason: string | null;
+}
+
+/** From the stats the crawl dumps at close (`'finish_reason': 'finished'`, …), and the items file's lines. */
+export function readJobOutcome(files: JobFiles): JobOutcome {
+  const log = existsSync(files.log) ? readFileSync(files.log, 'utf8') : '';
+  const dump = log.slice(log.lastIndexOf('Dumping seine stats:'));
+  const stat = (name: string): RegExpExecArray | null => new RegExp(`'${name}': '?([^',}\\n]*)`).exec(dump);
+  let items: number | null = null;
+  if (existsSync(files.items)) items = readFileSync(files.items, 'utf8').split('\n').filter((line) => line.trim() !== '').length;
+  else if (stat('item_scraped_count') !== null) items = Number(stat('item_scraped_count')![1]);
+  const hasDump = log.includes('Dumping seine stats:');
+  return {
+    items,
+    errors: hasDump ? Number(stat('log_count/ERROR')?.[1] ?? 0) : null,
+    finish_reason: stat('finish_reason')?.[1] ?? null,
+  };
+}
+
+/**
+ * Whether `pid` is still this job's crawl: alive, and (where /proc tells)
+ * its command line names the job's items file, so a pid the system gave to
+ * another program since is not taken for the job.
+ */
+export function isJobProcessAlive(pid: number, files: JobFiles): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  const cmdline = `/proc/${pid}/cmdline`;
+  if (!existsSync(cmdline)) return process.platform !== 'linux';
+  try {
+    return readFileSync(cmdline, 'utf8').includes(files.items);
+  } catch {
+    return false;
+  }
+}
