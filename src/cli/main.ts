@@ -7,7 +7,7 @@
  *
  * Exit statuses: 0 success; 1 a SeineError (its message, one line) or an
  * unexpected error (one line and a hint; the stack at --loglevel DEBUG);
- * 2 a usage error (one line).
+ * 2 a usage error (one line); 3 a crawl whose monitors failed (docs/monitors.md).
  */
 import yargs, { type Argv } from 'yargs';
 import { defaultLogBus, type LogBus } from '../log/log-bus.js';

@@ -17,6 +17,7 @@ import type { FeedSpec } from '../feeds/index.js';
 import { parseFeedOption } from './feed-option.js';
 import { SpiderArgumentError } from '../contracts/spider-errors.js';
 import { FORCES_ON_SECOND_SIGNAL, forceExit } from '../extensions/watchdog.js';
+import { MONITORS_FAILED_STAT } from '../monitors/index.js';
 
 export interface CrawlOptionArgs {
   a?: string[];
@@ -87,14 +88,19 @@ export function cmdlineSettings(settings: Settings): Record<string, unknown> {
 /**
  * The exit status of a crawl that ran to its end: 1 when a feed lost items
  * (a write failed mid-crawl, or it could not be stored at close: each one
- * ERROR line, counted in `feedexport/failed_count/<storage>`), else 0. The
+ * ERROR line, counted in `feedexport/failed_count/<storage>`); else 3 when a
+ * monitor failed at close (`monitors/failed`, docs/monitors.md); else 0. The
  * data is what a crawl is for, so a script running it must see this; a
  * `-o - | head` whose reader left is not a failure.
  */
 export function crawlExitStatus(crawler: Pick<CrawlerImpl, 'stats'>): number {
   const stats = crawler.stats.getAll();
-  return Object.keys(stats).some((key) => key.startsWith('feedexport/failed_count/') && Number(stats[key]) > 0) ? 1 : 0;
+  if (Object.keys(stats).some((key) => key.startsWith('feedexport/failed_count/') && Number(stats[key]) > 0)) return 1;
+  return Number(stats[MONITORS_FAILED_STAT] ?? 0) > 0 ? MONITORS_FAILED_EXIT_STATUS : 0;
 }
+
+/** `seine crawl`'s status when a monitor failed: apart from 1 (an error) and 2 (a usage error). */
+export const MONITORS_FAILED_EXIT_STATUS = 3;
 
 /** Runs the crawl to its end and returns its crawler (its stats, its finish reason). */
 export async function runCrawl({ spiderClass, args, feeds, settings, projectSettings, customSettings, logBus, reconfigureLog, spiderFile }: RunCrawlOptions): Promise<CrawlerImpl> {

@@ -27,6 +27,8 @@ import type { ComponentClass, DownloaderMiddleware, Extension, ItemPipeline, Spi
 import { startThrough, type CrawlDefaults } from './crawl-defaults.js';
 import { FilesPipeline } from '../media/files-pipeline.js';
 import { ImagesPipeline } from '../media/images-pipeline.js';
+import { ItemValidationPipeline } from '../validation/index.js';
+import { Monitors } from '../monitors/index.js';
 
 /** The slots a crawler's scheduler and throttle share (the DownloaderAwarePriorityQueue reads them). */
 const slotsOf = new WeakMap<object, DownloadSlots>();
@@ -90,6 +92,7 @@ export const CRAWL_DEFAULTS: CrawlDefaults = {
   pipelines: new Map<string, ComponentClass<ItemPipeline>>([
     ['FilesPipeline', FilesPipeline as unknown as ComponentClass<ItemPipeline>],
     ['ImagesPipeline', ImagesPipeline as unknown as ComponentClass<ItemPipeline>],
+    ['ItemValidationPipeline', ItemValidationPipeline as unknown as ComponentClass<ItemPipeline>],
   ]),
   extensions: new Map<string, ComponentClass<Extension>>([
     ['CoreStats', CoreStats as unknown as ComponentClass<Extension>],
@@ -103,5 +106,6 @@ export const CRAWL_DEFAULTS: CrawlDefaults = {
     ['Watchdog', Watchdog as unknown as ComponentClass<Extension>],
     ['HeapSizing', HeapSizing as unknown as ComponentClass<Extension>],
     ['WarcWriter', WarcWriter as unknown as ComponentClass<Extension>],
+    ['Monitors', Monitors as unknown as ComponentClass<Extension>],
   ]),
 };

@@ -160,6 +160,10 @@ export interface SettingsSchema {
   METAREFRESH_ENABLED: boolean;
   METAREFRESH_IGNORE_TAGS: string[];
   METAREFRESH_MAXDELAY: number;
+  MONITORS: Record<string, unknown>;
+  MONITORS_PERIODIC: Record<string, unknown>;
+  MONITORS_REPORT: string | null;
+  MONITORS_WEBHOOK_URL: string | null;
   NEWSPIDER_MODULE: string;
   RANDOMIZE_DOWNLOAD_DELAY: boolean;
   REDIRECT_ENABLED: boolean;
@@ -230,6 +234,8 @@ export interface SettingsSchema {
   TELNETCONSOLE_LOGIN_TIMEOUT: number;
   URLLENGTH_LIMIT: number;
   USER_AGENT: string;
+  VALIDATION_FAILURES: string;
+  VALIDATION_SAMPLES: number;
   WATCHDOG_ENABLED: boolean;
   WATCHDOG_WARNING_SECONDS: number;
   WATCHDOG_CLOSE_GRACE_SECONDS: number;
@@ -400,6 +406,10 @@ export const SETTING_KINDS: { readonly [K in SettingName]: KindsFor<SettingsSche
   METAREFRESH_ENABLED: 'bool',
   METAREFRESH_IGNORE_TAGS: 'stringList',
   METAREFRESH_MAXDELAY: 'float',
+  MONITORS: 'dict',
+  MONITORS_PERIODIC: 'dict',
+  MONITORS_REPORT: 'nullableString',
+  MONITORS_WEBHOOK_URL: 'nullableString',
   NEWSPIDER_MODULE: 'string',
   RANDOMIZE_DOWNLOAD_DELAY: 'bool',
   REDIRECT_ENABLED: 'bool',
@@ -470,6 +480,8 @@ export const SETTING_KINDS: { readonly [K in SettingName]: KindsFor<SettingsSche
   TELNETCONSOLE_LOGIN_TIMEOUT: 'float',
   URLLENGTH_LIMIT: 'int',
   USER_AGENT: 'string',
+  VALIDATION_FAILURES: 'string',
+  VALIDATION_SAMPLES: 'int',
   WATCHDOG_ENABLED: 'bool',
   WATCHDOG_WARNING_SECONDS: 'float',
   WATCHDOG_CLOSE_GRACE_SECONDS: 'float',
