@@ -22,7 +22,7 @@
 // browser page), and what seine loads with createRequire on first use
 // (ioredis, tough-cookie, csv-parse, csv-stringify, re2-wasm).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -84,3 +84,6 @@ for (const file of filesUnder(STAGING)) {
   renameSync(file, target);
 }
 rmSync(STAGING, { recursive: true, force: true });
+
+// The dashboard's page, script and style are served from files (src/dashboard/assets.ts), not bundled.
+cpSync(join(ROOT, 'src', 'dashboard', 'assets'), join(DIST, 'dashboard', 'assets'), { recursive: true });

@@ -27,6 +27,7 @@ export {
 export { ProxyUrlError } from './middlewares/downloader/proxy-url-error.js';
 export { ReferrerPolicyError } from './middlewares/spider/referrer-policy-error.js';
 export { TelnetHostError, TelnetPortError } from './extensions/telnet/errors.js';
+export { DashboardBindError, DashboardListenError } from './dashboard/errors.js';
 export { UnknownComponentError } from './crawler/component-list.js';
 export { CrawlFailedError } from './crawler/crawl-errors.js';
 export { DependencyMissingError } from './errors/dependency-missing-error.js';

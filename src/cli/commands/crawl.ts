@@ -2,21 +2,23 @@ import { defineCommand } from '../command.js';
 import { crawlExitStatus, parseFeedOptions, runCrawl, withCrawlOptions, type CrawlOptionArgs } from '../run-crawl.js';
 import { loadSpider, requireProject } from '../../project/project.js';
 import { resolveCustomSettings } from '../../project/project-settings.js';
+import { applyDashboardOption, withDashboardOption, type DashboardOptionArgs } from '../dashboard-option.js';
 
 /**
  * `seine crawl <spider>`: runs one of the project's spiders, from any folder
  * inside the project, with the project's settings.ts under the spider's
  * customSettings and the command line.
  */
-export const crawlCommand = defineCommand<CrawlOptionArgs & { spider: string }>({
+export const crawlCommand = defineCommand<CrawlOptionArgs & DashboardOptionArgs & { spider: string }>({
   name: 'crawl',
   positionals: '<spider>',
   description: 'Run a spider',
   builder: (parser) =>
-    withCrawlOptions(parser
-      .positional('spider', { type: 'string', describe: 'the name of a spider of the project (see seine list)', demandOption: true })) as never,
+    withDashboardOption(withCrawlOptions(parser
+      .positional('spider', { type: 'string', describe: 'the name of a spider of the project (see seine list)', demandOption: true }))) as never,
   async handler({ args, settings, logBus, cwd, logger, project: opened, reconfigureLog }) {
     const feeds = parseFeedOptions(args);
+    applyDashboardOption(args, settings);
     const project = requireProject(opened, cwd);
     const found = await loadSpider(project, String(args.spider), logBus);
     logger.debug(`Running spider ${found.name} from ${found.file}`);
