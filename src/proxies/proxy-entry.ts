@@ -38,7 +38,12 @@ export function parsePoolProxy(value: unknown, setting: string): { url: string; 
     throw new SettingsError(`Setting ${setting} must list proxy URLs such as 'http://user:pass@host:8080', got ${JSON.stringify(value)}`);
   }
   const text = value.trim();
-  const withScheme = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(text) ? text : `http://${text}`;
+  const hasScheme = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(text);
+  // 'host:8080' may leave out the scheme; 'htp:/host' or 'http:host' is a typo, not a host named 'htp'.
+  if (!hasScheme && /^[a-zA-Z][a-zA-Z0-9+.-]*:(?!\d)/.test(text)) {
+    throw new SettingsError(`Setting ${setting} has '${redactProxy(text)}', which is not a proxy URL: give one such as 'http://user:pass@host:8080'`);
+  }
+  const withScheme = hasScheme ? text : `http://${text}`;
   let url: URL;
   try {
     url = new URL(withScheme);
@@ -50,6 +55,9 @@ export function parsePoolProxy(value: unknown, setting: string): { url: string; 
     throw new SettingsError(`Setting ${setting} has '${redactProxy(text)}': the ${scheme} scheme is not supported; use http://, https://, socks5:// or socks5h://`);
   }
   if (url.hostname === '') throw new SettingsError(`Setting ${setting} has '${redactProxy(text)}', which names no host`);
+  if ((url.pathname !== '/' && url.pathname !== '') || url.search !== '' || url.hash !== '') {
+    throw new SettingsError(`Setting ${setting} has '${redactProxy(text)}': a proxy URL is a scheme, a host and a port, without a path ('http://user:pass@host:8080')`);
+  }
   const port = url.port === '' ? (scheme === 'https' ? '443' : scheme === 'http' ? '80' : '1080') : url.port;
   const label = `${url.hostname}:${port}`;
   return { url: withScheme, base: `${scheme}://${label}`, label };

@@ -22,10 +22,7 @@ export function proxyPoolSettings(settings: Settings): ProxyPoolSettings | null 
   // get() reads the setting by its kind: an array, a JSON array or a comma-separated string (-s PROXY_LIST='["http://…"]').
   const list = settings.get('PROXY_LIST').map((value) => String(value).trim()).filter((value) => value !== '');
   const tiers = readTiers(settings.getRaw('PROXY_TIERS'));
-  if (list.length === 0 && tiers.length === 0) return null;
-  if (list.length > 0 && tiers.length > 0) {
-    throw new SettingsError('Settings PROXY_LIST and PROXY_TIERS are both set: use PROXY_LIST for one set of proxies in turn, or PROXY_TIERS for tiers per domain, not both');
-  }
+  // Read first, so that a wrong value is reported even in a crawl that sets no proxies yet.
   const rotation = settings.get('PROXY_ROTATION');
   if (!ROTATIONS.includes(rotation as ProxyRotation)) {
     throw new SettingsError(`Setting PROXY_ROTATION must be 'round-robin', 'per-domain' or 'per-session', got ${JSON.stringify(rotation)}`);
@@ -34,6 +31,10 @@ export function proxyPoolSettings(settings: Settings): ProxyPoolSettings | null 
   const backoffCap = settings.getFloat('PROXY_BACKOFF_CAP', 600);
   if (!(backoffBase > 0) || !(backoffCap >= backoffBase)) {
     throw new SettingsError(`Settings PROXY_BACKOFF_BASE (${backoffBase}) and PROXY_BACKOFF_CAP (${backoffCap}) must be seconds above 0, the cap at least the base`);
+  }
+  if (list.length === 0 && tiers.length === 0) return null;
+  if (list.length > 0 && tiers.length > 0) {
+    throw new SettingsError('Settings PROXY_LIST and PROXY_TIERS are both set: use PROXY_LIST for one set of proxies in turn, or PROXY_TIERS for tiers per domain, not both');
   }
   for (const url of list) parsePoolProxy(url, 'PROXY_LIST');
   for (const tier of tiers) for (const url of tier) parsePoolProxy(url, 'PROXY_TIERS');
