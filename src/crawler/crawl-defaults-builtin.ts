@@ -23,6 +23,7 @@ import { MemoryUsage } from '../extensions/memory-usage.js';
 import { SpiderState } from '../extensions/spider-state.js';
 import { Watchdog } from '../extensions/watchdog.js';
 import { WarcWriter } from '../warc/index.js';
+import { Dashboard } from '../dashboard/dashboard-extension.js';
 import type { ComponentClass, DownloaderMiddleware, Extension, ItemPipeline, SpiderMiddleware } from '../contracts/components.js';
 import { startThrough, type CrawlDefaults } from './crawl-defaults.js';
 import { FilesPipeline } from '../media/files-pipeline.js';
@@ -107,5 +108,6 @@ export const CRAWL_DEFAULTS: CrawlDefaults = {
     ['HeapSizing', HeapSizing as unknown as ComponentClass<Extension>],
     ['WarcWriter', WarcWriter as unknown as ComponentClass<Extension>],
     ['Monitors', Monitors as unknown as ComponentClass<Extension>],
+    ['Dashboard', Dashboard as unknown as ComponentClass<Extension>],
   ]),
 };

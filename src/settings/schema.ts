@@ -75,6 +75,12 @@ export interface SettingsSchema {
   COOKIES_DEBUG: boolean;
   DEFAULT_REQUEST_HEADERS: Record<string, string>;
   CRAWLSPIDER_FOLLOW_LINKS: boolean;
+  DASHBOARD_ENABLED: boolean;
+  DASHBOARD_PORT: number;
+  DASHBOARD_BIND: string;
+  DASHBOARD_USERNAME: string | null;
+  DASHBOARD_PASSWORD: string | null;
+  DASHBOARD_PORT_FILE: string | null;
   DEPTH_LIMIT: number;
   DEPTH_PRIORITY: number;
   DEPTH_STATS_VERBOSE: boolean;
@@ -326,6 +332,12 @@ export const SETTING_KINDS: { readonly [K in SettingName]: KindsFor<SettingsSche
   COOKIES_DEBUG: 'bool',
   DEFAULT_REQUEST_HEADERS: 'dict',
   CRAWLSPIDER_FOLLOW_LINKS: 'bool',
+  DASHBOARD_ENABLED: 'bool',
+  DASHBOARD_PORT: 'int',
+  DASHBOARD_BIND: 'string',
+  DASHBOARD_USERNAME: 'nullableString',
+  DASHBOARD_PASSWORD: 'nullableString',
+  DASHBOARD_PORT_FILE: 'nullableString',
   DEPTH_LIMIT: 'int',
   DEPTH_PRIORITY: 'int',
   DEPTH_STATS_VERBOSE: 'bool',
