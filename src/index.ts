@@ -34,6 +34,8 @@ export { FilesPipeline, type FileResult, type MediaInfo, type MediaResult, type 
 export { ImagesPipeline } from './media/images-pipeline.js';
 export { ProxyPool, ProxyPoolMiddleware, type ProxyChoice, type ProxyOutcome } from './proxies/index.js';
 export { Signals, type SignalHandler } from './contracts/signals.js';
+export { MonitorFailure, fail, pass, ItemCountMonitor, ErrorCountMonitor, FinishReasonMonitor, FieldCoverageMonitor, RetryRateMonitor, BanRateMonitor, ValidationMonitor, type Monitor, type MonitorClass, type MonitorOutcome, type MonitorResult, type MonitorRun, type MonitorReport } from './monitors/index.js';
+export { ItemValidationPipeline, type ItemSchema, type ItemSchemaIssue, type ItemSchemaResult, type ValidationIssue, type ValidationSample } from './validation/index.js';
 export type { DropReason } from './contracts/events.js';
 export { createSpider, type SpiderArgs } from './contracts/create-spider.js';
 export { CsvExporter, JsonExporter, JsonLinesExporter, XmlExporter, type ExporterOptions, type FieldsToExport, type ItemExporter, type ItemExporterClass } from './feeds/index.js';
