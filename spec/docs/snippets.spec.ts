@@ -52,6 +52,8 @@ beforeAll(async () => {
   symlinkSync(ROOT, join(dir, 'node_modules', 'seine'));
   symlinkSync(join(ROOT, 'node_modules', 'rxjs'), join(dir, 'node_modules', 'rxjs'));
   symlinkSync(join(ROOT, 'node_modules', '@types'), join(dir, 'node_modules', '@types'));
+  // zod, which docs/monitors.md's itemSchema example imports (a user installs it: seine only duck-types safeParse).
+  symlinkSync(join(ROOT, 'node_modules', 'zod'), join(dir, 'node_modules', 'zod'));
   // startproject's compiler options (scaffold/project/tsconfig.json.tmpl), for loose files.
   writeFileSync(
     join(dir, 'tsconfig.json'),
