@@ -60,6 +60,7 @@ describe('seine with no command', () => {
         '  list          List available spiders',
         '  parse         Parse URL (using its spider) and print the results',
         '  runspider     Run a self-contained spider (without creating a project)',
+        "  serve         Run crawls as a service with scrapyd's JSON API",
         '  settings      Get settings values',
         '  shell         Interactive scraping console',
         '  startproject  Create new project',
@@ -408,7 +409,7 @@ describe('command context', () => {
   });
 
   it('registers only the working commands', () => {
-    expect(COMMANDS.map((command) => command.name)).toEqual(['bench', 'check', 'crawl', 'demo', 'fetch', 'frontier', 'genspider', 'list', 'parse', 'runspider', 'settings', 'shell', 'startproject', 'version', 'view']);
+    expect(COMMANDS.map((command) => command.name)).toEqual(['bench', 'check', 'crawl', 'demo', 'fetch', 'frontier', 'genspider', 'list', 'parse', 'runspider', 'serve', 'settings', 'shell', 'startproject', 'version', 'view']);
   });
 
   it('lists each command as its module defines it (the registry loads a command only to run it)', async () => {

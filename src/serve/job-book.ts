@@ -11,12 +11,12 @@
  * log's final stats give, or 'lost: the service stopped while it ran'.
  */
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { JobsView, JobState, JobSummary, ProjectVersionStore } from './service-contracts.js';
 import type { ServeConfig } from './serve-config.js';
-import { jobFiles, jobUrls, prepareJobFiles, pruneJobFiles } from './job-files.js';
+import { jobFiles, jobUrls, prepareJobFiles, pruneJobFiles, readDashboardPort } from './job-files.js';
 import { isJobProcessAlive, launchJob, readJobOutcome } from './job-process.js';
 import { scrapydTime, type JobRecord } from './job-record.js';
 
@@ -80,7 +80,7 @@ export class JobBook implements JobsView {
     const job: JobRecord = {
       id, project: request.project, spider: request.spider, version: request.version,
       settings: request.settings, args: request.args, priority: request.priority, seq: ++this.seq,
-      state: 'pending', pid: null, start_time: null, end_time: null, items: null, errors: null, finish_reason: null, dashboard_port: null,
+      state: 'pending', pid: null, start_time: null, end_time: null, items: null, errors: null, finish_reason: null,
     };
     this.jobs.push(job);
     this.changed(job);
@@ -166,6 +166,7 @@ export class JobBook implements JobsView {
   private finish(job: JobRecord, fallbackReason: string | null): void {
     if (job.state === 'finished') return;
     this.children.delete(job.id);
+    rmSync(jobFiles(this.config.dir, job).port, { force: true });
     const outcome = readJobOutcome(jobFiles(this.config.dir, job));
     job.state = 'finished';
     job.end_time = scrapydTime();
@@ -239,10 +240,12 @@ export class JobBook implements JobsView {
 
   private summary(job: JobRecord): JobSummary {
     const urls = job.state === 'pending' ? { log_url: null, items_url: null } : jobUrls(this.config.dir, job);
+    // Read when asked: the crawl writes the file a moment after it starts.
+    const dashboardPort = job.state === 'running' ? readDashboardPort(jobFiles(this.config.dir, job)) : null;
     return {
       id: job.id, project: job.project, spider: job.spider, version: job.version, state: job.state, pid: job.pid,
       start_time: job.start_time, end_time: job.end_time, ...urls,
-      items: job.items, errors: job.errors, finish_reason: job.finish_reason, dashboard_port: job.dashboard_port,
+      items: job.items, errors: job.errors, finish_reason: job.finish_reason, dashboard_port: dashboardPort,
     };
   }
 }

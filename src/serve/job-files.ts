@@ -4,23 +4,26 @@
  * scrapyd's layout), their URLs, and the retention rule: the newest
  * `jobs_to_keep` jobs' files per spider, as scrapyd's jobs_to_keep.
  */
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 export interface JobFiles {
   log: string;
   items: string;
+  /** Where the job's own dashboard writes the port it bound (DASHBOARD_PORT_FILE). */
+  port: string;
 }
 
 export function jobFiles(dir: string, job: { project: string; spider: string; id: string }): JobFiles {
   return {
     log: join(dir, 'logs', job.project, job.spider, `${job.id}.log`),
     items: join(dir, 'items', job.project, job.spider, `${job.id}.jl`),
+    port: join(dir, 'run', `${job.project}.${job.id}.port`),
   };
 }
 
 export function prepareJobFiles(files: JobFiles): void {
-  for (const file of [files.log, files.items]) mkdirSync(join(file, '..'), { recursive: true });
+  for (const file of [files.log, files.items, files.port]) mkdirSync(join(file, '..'), { recursive: true });
 }
 
 /** scrapyd answers null for a file that does not exist (not written yet, or removed by retention). */
@@ -46,5 +49,15 @@ export function pruneSpiderFolder(folder: string, keep: number, protect: Readonl
 export function pruneJobFiles(dir: string, job: { project: string; spider: string }, keep: number, running: ReadonlySet<string>): void {
   for (const [kind, ext] of [['logs', 'log'], ['items', 'jl']] as const) {
     pruneSpiderFolder(join(dir, kind, job.project, job.spider), keep, new Set([...running].map((id) => `${id}.${ext}`)));
+  }
+}
+
+/** The port the running job's dashboard listens on, once it has written it. */
+export function readDashboardPort(files: JobFiles): number | null {
+  try {
+    const port = Number(readFileSync(files.port, 'utf8').trim());
+    return Number.isInteger(port) && port > 0 && port < 65536 ? port : null;
+  } catch {
+    return null;
   }
 }

@@ -16,7 +16,10 @@ export interface LaunchCommand {
 }
 
 export function crawlArguments(job: JobRecord, files: JobFiles): string[] {
-  const args = ['crawl', job.spider];
+  // Each job serves its own live dashboard on a free loopback port and says which (the service's pages forward to it);
+  // before the job's own settings, so `setting=DASHBOARD_ENABLED=false` turns it off. A seine too old to know these
+  // settings warns about them and crawls on.
+  const args = ['crawl', job.spider, '-s', 'DASHBOARD_ENABLED=true', '-s', 'DASHBOARD_PORT=0', '-s', `DASHBOARD_PORT_FILE=${files.port}`];
   for (const [name, value] of Object.entries(job.args)) args.push('-a', `${name}=${value}`);
   for (const [name, value] of Object.entries(job.settings)) args.push('-s', `${name}=${value}`);
   args.push('-O', files.items);

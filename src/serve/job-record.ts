@@ -19,7 +19,6 @@ export interface JobRecord {
   items: number | null;
   errors: number | null;
   finish_reason: string | null;
-  dashboard_port: number | null;
 }
 
 /** The names a job's files are made of; anything else would let a request name a path. */

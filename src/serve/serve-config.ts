@@ -77,7 +77,7 @@ export function readServeConfig(dir: string, overrides: ServeOverrides = {}): Se
   if (config.username.includes(':')) throw new ServeConfigError(`[serve] username may not contain ':' (HTTP basic auth splits on it)`);
   if (!isLoopback(config.bind_address) && (config.username === '' || config.password === '')) {
     throw new ServeUnprotectedBindError(
-      `seine serve will not bind ${config.bind_address} without a password: set username and password under [serve] in ${join(dir, 'seine.cfg')}, or bind 127.0.0.1`,
+      `refusing to bind ${config.bind_address} without a password: set username and password under [serve] in ${join(dir, 'seine.cfg')}, or bind 127.0.0.1`,
     );
   }
   return config;

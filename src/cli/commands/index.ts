@@ -20,6 +20,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   entry('list', 'List available spiders', async () => (await import('./list.js')).listCommand),
   entry('parse', 'Parse URL (using its spider) and print the results', async () => (await import('./parse.js')).parseCommand),
   entry('runspider', 'Run a self-contained spider (without creating a project)', async () => (await import('./runspider.js')).runspiderCommand),
+  entry('serve', "Run crawls as a service with scrapyd's JSON API", async () => (await import('./serve.js')).serveCommand),
   entry('settings', 'Get settings values', async () => (await import('./settings.js')).settingsCommand),
   entry('shell', 'Interactive scraping console', async () => (await import('./shell.js')).shellCommand),
   entry('startproject', 'Create new project', async () => (await import('./startproject.js')).startprojectCommand),

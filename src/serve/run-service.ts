@@ -1,0 +1,59 @@
+/**
+ * `seine serve` assembled: the folder's config, the version store, the job
+ * book and the HTTP server, listening; and how it stops (the server closes,
+ * no job is launched any more, running crawls are left to finish — a restart
+ * adopts them).
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { JobBook } from './job-book.js';
+import { ProjectVersions } from './project-versions.js';
+import { readServeConfig, type ServeConfig, type ServeOverrides } from './serve-config.js';
+import { createServeServer, type ServePages } from './serve-server.js';
+import type { ProjectVersionStore } from './service-contracts.js';
+
+export interface RunningService {
+  config: ServeConfig;
+  book: JobBook;
+  server: Server;
+  /** The address and port it listens on (the port chosen when 0 was asked). */
+  address: AddressInfo;
+  stop(): Promise<void>;
+}
+
+export interface StartServiceOptions extends ServeOverrides {
+  dir: string;
+  store?: ProjectVersionStore;
+  /** The pages at `/` and `/jobs/<id>` (default: the service's minimal job list). */
+  pages?: (book: JobBook) => ServePages | undefined;
+}
+
+export async function startService(options: StartServiceOptions): Promise<RunningService> {
+  const dir = resolve(options.dir);
+  mkdirSync(dir, { recursive: true });
+  const config = readServeConfig(dir, options);
+  const store = options.store ?? new ProjectVersions({ dir });
+  const book = new JobBook(config, store);
+  const server = createServeServer({ dir, store, book, username: config.username, password: config.password, pages: options.pages?.(book) });
+  await new Promise<void>((done, fail) => {
+    server.once('error', fail);
+    server.listen(config.http_port, config.bind_address, () => {
+      server.off('error', fail);
+      done();
+    });
+  });
+  book.resume();
+  return {
+    config,
+    book,
+    server,
+    address: server.address() as AddressInfo,
+    async stop() {
+      book.close();
+      server.closeAllConnections();
+      await new Promise<void>((done) => server.close(() => done()));
+    },
+  };
+}
