@@ -143,6 +143,23 @@ describe('MONITORS at close', () => {
   });
 });
 
+describe('FieldCoverageMonitor', () => {
+  it("counts a dotted path into nested objects, and a field that is undefined, null or '' as missing", async () => {
+    class Nested extends Spider {
+      static override name = 'nested';
+      override startUrls = [site.url('/a')];
+      override *parse(): Generator<unknown> {
+        yield { title: 'a', offer: { price: 1 } };
+        yield { title: '', offer: { price: null } };
+        yield { title: null, offer: {} };
+        yield { 'offer.price': 3 };
+      }
+    }
+    const result = await runCrawl(Nested, { MONITORS: { FieldCoverageMonitor: { fields: { title: 0.25, 'offer.price': 0.5 } } } });
+    expect(reportLines(result)).toEqual(['Monitors: 1 passed, 0 failed', '  PASS FieldCoverageMonitor: of 4 items: title 25.0% (min 25.0%), offer.price 50.0% (min 50.0%)']);
+  });
+});
+
 describe('MONITORS settings', () => {
   it.each([
     [{ MONITORS: { ItemCountMonitr: { min: 1 } } }, /^MONITORS: unknown monitor 'ItemCountMonitr': use one of ItemCountMonitor, ErrorCountMonitor, /],

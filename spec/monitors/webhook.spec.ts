@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Spider } from '../../src/contracts/spider.js';
 import type { Response } from '../../src/http/response.js';
+import { fail, pass, type MonitorRun } from '../../src/monitors/index.js';
 import { runCrawl, slow, startSite, type TestSite } from '../helpers/site-server.js';
 
 let site: TestSite;
@@ -99,5 +100,34 @@ describe('MONITORS_PERIODIC', () => {
     // Posted while the crawl was still fetching its slow pages.
     const lastPage = Math.max(...site.requests.map((r) => r.at));
     expect(hooks.requests[0]!.at).toBeLessThan(lastPage);
+  });
+
+  it('reports a monitor that passes again (INFO and a second POST), and runs a spider\'s own monitor class by name', async () => {
+    class SlowStart {
+      check(run: MonitorRun) {
+        const responses = run.stat('downloader/response_count');
+        return responses >= 3 ? pass(`${responses} responses`) : fail(`only ${responses} responses`);
+      }
+    }
+    class Watched extends Pages {
+      static override name = 'watched';
+      static monitors = [SlowStart];
+    }
+    hooks.reset();
+    const result = await runCrawl(Watched, {
+      CONCURRENT_REQUESTS: 1,
+      MONITORS_PERIODIC: { seconds: 0.2, monitors: { SlowStart: {} } },
+      MONITORS_WEBHOOK_URL: hooks.url('/ok'),
+    });
+    const periodic = result.logs.filter((l) => l.message.startsWith('Periodic monitor')).map((l) => `${l.level} ${l.message}`);
+    expect(periodic).toHaveLength(2);
+    expect(periodic[0]).toMatch(/^WARNING Periodic monitor SlowStart failed: only [0-2] responses$/);
+    expect(periodic[1]).toMatch(/^INFO Periodic monitor SlowStart passes again: [3-5] responses$/);
+    expect(hooks.requests.map((r) => (JSON.parse(r.body) as { text: string }).text.split('\n')[0])).toEqual([
+      'seine: spider watched: 1 periodic monitor(s) failed',
+      'seine: spider watched: periodic monitors pass again',
+    ]);
+    // At close, as the spider's own monitor, it passed: exit status 0.
+    expect(result.stats['monitors/failed']).toBe(0);
   });
 });

@@ -61,9 +61,8 @@ export class Monitors implements Extension {
       this.#subscriptions.push(
         crawler.events$.subscribe((event) => {
           if (event.type !== 'item_scraped') return;
-          const item = event.item as Record<string, unknown>;
           for (const field of fields) {
-            const value = item[field];
+            const value = fieldValue(event.item, field);
             if (value !== undefined && value !== null && value !== '') this.#fieldCounts.set(field, (this.#fieldCounts.get(field) ?? 0) + 1);
           }
         }),
@@ -173,4 +172,16 @@ export class Monitors implements Extension {
     const why = await postWebhook(url, payload);
     if (why !== null) this.#log.warning(`Could not deliver the monitors' report to MONITORS_WEBHOOK_URL (${redactedUrl(url)}) after 3 attempts: ${why}`);
   }
+}
+
+/** `author`, or a dotted path into nested objects (`offers.price`) when the item has no key of that name. */
+function fieldValue(item: object, field: string): unknown {
+  const record = item as Record<string, unknown>;
+  if (field in record || !field.includes('.')) return record[field];
+  let value: unknown = item;
+  for (const key of field.split('.')) {
+    if (typeof value !== 'object' || value === null) return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
 }
