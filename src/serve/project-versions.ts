@@ -67,7 +67,7 @@ export class ProjectVersions implements ProjectVersionStore {
       const spiders = await listSpiders(incoming);
       // Strictly increasing, so two versions added in one millisecond keep their order.
       this.lastStamp = Math.max(Date.now(), this.lastStamp + 1);
-      await writeFile(join(incoming, STAMP_FILE), JSON.stringify({ project, version, added: this.lastStamp }));
+      await writeFile(join(incoming, STAMP_FILE), JSON.stringify({ project, version, added: this.lastStamp, spiders }));
       await this.moveIntoPlace(incoming, join(projectDir, version));
       return { spiders };
     } catch (error) {
@@ -97,8 +97,11 @@ export class ProjectVersions implements ProjectVersionStore {
     return stamped.sort((a, b) => a.added - b.added || a.name.localeCompare(b.name)).map(({ name }) => name);
   }
 
+  /** As listed when the version was added (a version never changes), so schedule.json need not start a seine to check. */
   async spiders(project: string, version?: string): Promise<string[]> {
-    return listSpiders(this.versionDir(project, version));
+    const dir = this.versionDir(project, version);
+    const stamp = this.stampOf(dir);
+    return Array.isArray(stamp?.spiders) ? stamp.spiders.map(String) : listSpiders(dir);
   }
 
   async remove(project: string, version?: string): Promise<void> {
@@ -128,14 +131,18 @@ export class ProjectVersions implements ProjectVersionStore {
     return join(this.root, project, chosen);
   }
 
-  private addedAt(dir: string): number | null {
+  private stampOf(dir: string): { added?: unknown; spiders?: unknown[] } | null {
     try {
       if (!statSync(dir).isDirectory()) return null;
-      const stamp = JSON.parse(readFileSync(join(dir, STAMP_FILE), 'utf8')) as { added?: unknown };
-      return typeof stamp.added === 'number' ? stamp.added : null;
+      return JSON.parse(readFileSync(join(dir, STAMP_FILE), 'utf8')) as { added?: unknown; spiders?: unknown[] };
     } catch {
       return null;
     }
+  }
+
+  private addedAt(dir: string): number | null {
+    const added = this.stampOf(dir)?.added;
+    return typeof added === 'number' ? added : null;
   }
 
   /** Replaces an existing version of that name: the old one is renamed aside, then deleted. */

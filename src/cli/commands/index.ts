@@ -13,6 +13,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   entry('bench', 'Run quick benchmark test', async () => (await import('./bench.js')).benchCommand),
   entry('check', 'Check spider contracts', async () => (await import('./check.js')).checkCommand),
   entry('crawl', 'Run a spider', async () => (await import('./crawl.js')).crawlCommand),
+  entry('deploy', 'Deploy the project to a seine serve (scrapyd) server', async () => (await import('./deploy.js')).deployCommand),
   entry('demo', 'Crawl a bundled demo site with the tutorial spider', async () => (await import('./demo.js')).demoCommand),
   entry('fetch', 'Fetch a URL using the seine downloader', async () => (await import('./fetch.js')).fetchCommand),
   entry('frontier', 'Show, pause, resume or clear a crawl shared through Redis', async () => (await import('./frontier.js')).frontierCommand),
