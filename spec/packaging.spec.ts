@@ -52,6 +52,11 @@ describe('the npm package', () => {
       'dist/cli/main.js',
       'dist/cli/quick-answer.js',
       'dist/extensions/heap-targets.js',
+      'dist/dashboard/assets/dashboard.html',
+      'dist/dashboard/assets/dashboard.js',
+      'dist/dashboard/assets/dashboard.css',
+      'dist/dashboard/assets/service.html',
+      'dist/dashboard/assets/service.js',
       'scaffold/project/package.json.tmpl',
       'scaffold/spiders/basic.ts.tmpl',
     ]) {

@@ -111,17 +111,18 @@ describe('the dashboard of one crawl, in Chromium', () => {
     const page = await openPage(url, requested);
 
     // The charts are canvases with a size, and their data grows a point a second.
-    await page.waitForFunction('window.seineDashboard !== undefined');
+    await page.locator('#chart-pages canvas').waitFor();
     const canvas = await page.locator('#chart-pages canvas').boundingBox();
     expect(canvas?.width).toBeGreaterThan(100);
     expect(canvas?.height).toBeGreaterThan(50);
-    // Page-side code as strings: the tests are compiled without the DOM's types.
-    const points = (): Promise<number> => page.evaluate('window.seineDashboard.charts.pages.data[0].length') as Promise<number>;
+    // The tests are compiled without the DOM's types: the page's window is reached through globalThis.
+    type ChartWindow = { seineDashboard: { charts: { pages: { data: number[][] } } } };
+    const points = (): Promise<number> => page.evaluate(() => (globalThis as unknown as ChartWindow).seineDashboard.charts.pages.data[0]!.length);
     const first = await points();
-    await page.waitForFunction(`window.seineDashboard.charts.pages.data[0].length > ${first + 1}`, undefined, { timeout: 10_000 });
+    await page.waitForFunction((n) => (globalThis as unknown as ChartWindow).seineDashboard.charts.pages.data[0]!.length > n + 1, first, { timeout: 10_000 });
 
     // The slot table names the site's host (127.0.0.1) with its responses.
-    await page.waitForFunction("Number(document.querySelector('#slots tbody tr td:nth-child(9)')?.textContent ?? '0') > 0", undefined, { timeout: 10_000 });
+    await page.locator('#slots tbody tr td:nth-child(9)', { hasText: /^[1-9]\d*$/ }).waitFor({ timeout: 10_000 });
     expect(await page.locator('#slots tbody tr td').first().textContent()).toBe('127.0.0.1');
 
     // Pause: the requests already at the site finish, and no new one arrives for 2.5 s.
