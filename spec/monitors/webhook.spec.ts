@@ -20,6 +20,7 @@ beforeAll(async () => {
     '/ok': (_req, res) => void res.writeHead(200).end('ok'),
     '/flaky': (_req, res) => void (++flakyPosts <= 2 ? res.writeHead(500).end('busy') : res.writeHead(200).end('ok')),
     '/down': (_req, res) => void res.writeHead(503).end('down'),
+    '/silent': () => undefined,
   });
 });
 afterAll(async () => {
@@ -80,6 +81,22 @@ describe('MONITORS_WEBHOOK_URL', () => {
       `WARNING Could not deliver the monitors' report to MONITORS_WEBHOOK_URL (http://${origin}/…) after 3 attempts: HTTP 503`,
     ]);
   });
+});
+
+describe('a webhook server that never answers', () => {
+  it('holds the close at most about 10 s: three attempts cut at 3 s each, then one WARNING', async () => {
+    hooks.reset();
+    const started = Date.now();
+    const result = await runCrawl(Pages, { ...failing, MONITORS_WEBHOOK_URL: hooks.url('/silent') });
+    const took = Date.now() - started;
+    expect(hooks.requests.map((r) => r.path)).toEqual(['/silent', '/silent', '/silent']);
+    expect(result.lines.filter((l) => l.startsWith('Could not deliver'))).toEqual([
+      `Could not deliver the monitors' report to MONITORS_WEBHOOK_URL (http://${new URL(hooks.url('/')).host}/…) after 3 attempts: no answer within 1 s`,
+    ]);
+    // 3 s + 1 s + 3 s + 2 s, and the third attempt gets the 1 s left of the 10 s; the crawl itself takes ~1 s.
+    expect(took).toBeGreaterThanOrEqual(10_000);
+    expect(took).toBeLessThan(25_000);
+  }, 40_000);
 });
 
 describe('MONITORS_PERIODIC', () => {

@@ -1,3 +1,6 @@
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+
 /**
  * Posts a monitor report to MONITORS_WEBHOOK_URL (Slack's incoming-webhook
  * JSON). Three attempts, 1 s then 2 s apart, each given at most 3 s, and
@@ -15,24 +18,13 @@ export interface WebhookOptions {
 export async function postWebhook(url: string, body: unknown, options: WebhookOptions = {}): Promise<string | null> {
   const { attempts = 3, backoffMs = 1000, attemptTimeoutMs = 3000, totalMs = 10_000 } = options;
   const deadline = Date.now() + totalMs;
+  const payload = Buffer.from(JSON.stringify(body));
   let why = 'not attempted';
   for (let attempt = 1; attempt <= attempts; attempt++) {
     const left = deadline - Date.now();
     if (left <= 0) break;
-    try {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(Math.min(attemptTimeoutMs, left)),
-      });
-      await response.arrayBuffer().catch(() => undefined);
-      if (response.ok) return null;
-      why = `HTTP ${response.status}`;
-    } catch (error) {
-      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      why = cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
-    }
+    why = await postOnce(url, payload, Math.min(attemptTimeoutMs, left));
+    if (why === '') return null;
     if (attempt < attempts) {
       const wait = Math.min(backoffMs * 2 ** (attempt - 1), deadline - Date.now());
       if (wait <= 0) break;
@@ -40,6 +32,35 @@ export async function postWebhook(url: string, body: unknown, options: WebhookOp
     }
   }
   return why;
+}
+
+/**
+ * One POST; '' when the server answered 2xx, else why not. node:http with
+ * no agent (a connection per attempt, closed after): fetch's pooled
+ * keep-alive socket held a finished crawl's process open ~1.5 s longer.
+ */
+function postOnce(url: string, payload: Buffer, timeoutMs: number): Promise<string> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const done = (why: string): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(why);
+    };
+    const send = url.startsWith('https:') ? httpsRequest : httpRequest;
+    const req = send(url, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': payload.length } }, (res) => {
+      res.resume();
+      res.on('end', () => done((res.statusCode ?? 0) >= 200 && (res.statusCode ?? 0) < 300 ? '' : `HTTP ${res.statusCode}`));
+      res.on('error', (error) => done(error.message));
+    });
+    const timer = setTimeout(() => {
+      done(`no answer within ${Math.round(timeoutMs / 100) / 10} s`);
+      req.destroy();
+    }, timeoutMs);
+    req.on('error', (error: NodeJS.ErrnoException) => done(error.code ?? error.message));
+    req.end(payload);
+  });
 }
 
 /** The URL as a log line may show it: a Slack webhook's path is its secret. */
