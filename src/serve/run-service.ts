@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { JobBook } from './job-book.js';
+import { serviceDashboard } from '../dashboard/service-pages.js';
 import { ProjectVersions } from './project-versions.js';
 import { readServeConfig, type ServeConfig, type ServeOverrides } from './serve-config.js';
 import { createServeServer, type ServePages } from './serve-server.js';
@@ -26,8 +27,8 @@ export interface RunningService {
 export interface StartServiceOptions extends ServeOverrides {
   dir: string;
   store?: ProjectVersionStore;
-  /** The pages at `/` and `/jobs/<id>` (default: the service's minimal job list). */
-  pages?: (book: JobBook) => ServePages | undefined;
+  /** The pages at `/` and `/jobs/<id>/` (default: the dashboard's, fed by the job book). */
+  pages?: (book: JobBook) => ServePages;
 }
 
 export async function startService(options: StartServiceOptions): Promise<RunningService> {
@@ -36,7 +37,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
   const config = readServeConfig(dir, options);
   const store = options.store ?? new ProjectVersions({ dir });
   const book = new JobBook(config, store);
-  const server = createServeServer({ dir, store, book, username: config.username, password: config.password, pages: options.pages?.(book) });
+  const server = createServeServer({ dir, store, book, username: config.username, password: config.password, pages: options.pages === undefined ? serviceDashboard(book) : options.pages(book) });
   await new Promise<void>((done, fail) => {
     server.once('error', fail);
     server.listen(config.http_port, config.bind_address, () => {

@@ -6,12 +6,10 @@
  * error answer too (scrapyd's Twisted resources answer it the same way).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { JobsView } from './service-contracts.js';
 import { AUTH_CHALLENGE, checkBasicAuth } from './basic-auth.js';
 import { ApiError, ENDPOINTS, NODE_NAME, type ApiContext } from './scrapyd-api.js';
 import { BodyTooLargeError, readParams } from './request-params.js';
 import { resolveJobFile, sendJobFile } from './static-files.js';
-import { jobPage, jobsPage } from './jobs-page.js';
 
 export interface ServePages {
   /** Answers `/` and `/jobs/<id>` (and the pages' assets); returns false for a path it does not serve. */
@@ -21,7 +19,8 @@ export interface ServePages {
 export interface ServeServerOptions extends ApiContext {
   username: string;
   password: string;
-  pages?: ServePages;
+  /** The pages at `/` and `/jobs/…` (the dashboard's serviceDashboard). */
+  pages: ServePages;
 }
 
 function sendJson(response: ServerResponse, status: number, body: Record<string, unknown>, methods?: string): void {
@@ -66,24 +65,8 @@ async function answerApi(name: string, request: IncomingMessage, response: Serve
   }
 }
 
-function defaultPages(view: JobsView): ServePages {
-  return {
-    handle(request, response, url) {
-      if (url.pathname === '/') {
-        sendText(response, 200, 'text/html; charset=utf-8', jobsPage(view));
-        return true;
-      }
-      const match = /^\/jobs\/([^/]+)$/.exec(url.pathname);
-      const job = match === null ? undefined : view.get(decodeURIComponent(match[1]!));
-      if (job === undefined) return false;
-      sendText(response, 200, 'text/html; charset=utf-8', jobPage(job));
-      return true;
-    },
-  };
-}
-
 export function createServeServer(options: ServeServerOptions): Server {
-  const pages = options.pages ?? defaultPages(options.book);
+  const { pages } = options;
   return createServer((request, response) => {
     void (async () => {
       if (!checkBasicAuth(request, options.username, options.password)) {
