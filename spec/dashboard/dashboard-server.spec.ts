@@ -82,6 +82,26 @@ describe('the dashboard server', () => {
     await expect(fetch(`${base}/`, { headers: auth })).rejects.toThrow();
   }, 30_000);
 
+  it('Stop begins a graceful close (the page in flight goes on); a second Stop cancels it, as a second Ctrl-C', async () => {
+    const portFile = join(dir, 'stop.port');
+    site.reset();
+    const crawl: Promise<CrawlResult> = runCrawl(SlowSpider, { DASHBOARD_ENABLED: true, DASHBOARD_PORT_FILE: portFile });
+    const base = `http://127.0.0.1:${await portFrom(portFile)}`;
+    const control = { method: 'POST', headers: { 'x-seine-dashboard': '1' } };
+    while (site.hits.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await (await fetch(`${base}/api/stop`, control)).json()).toEqual({ stop: 'closing', state: 'closing' });
+    const closing = (await (await fetch(`${base}/api/snapshot`)).json()) as { state: string };
+    expect(closing.state).toBe('closing');
+    expect(site.aborted).toEqual([]);
+    expect(await (await fetch(`${base}/api/stop`, control)).json()).toEqual({ stop: 'cancelled', state: 'closing' });
+    const result = await crawl;
+    expect(result.reason).toBe('shutdown');
+    // Cancelled: the slow page's transfer was aborted, not waited for.
+    expect(result.items).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(site.aborted).toEqual(['/']);
+  }, 30_000);
+
   it('refuses an address other than loopback without a username and password', () => {
     const crawler = { logBus: { getLogger: () => undefined } } as unknown as ConstructorParameters<typeof Dashboard>[0];
     const options = { port: 0, bind: '0.0.0.0', auth: null, portFile: null };
