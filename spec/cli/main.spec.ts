@@ -54,6 +54,7 @@ describe('seine with no command', () => {
         '  check         Check spider contracts',
         '  crawl         Run a spider',
         '  demo          Crawl a bundled demo site with the tutorial spider',
+        '  deploy        Deploy the project to a seine serve (scrapyd) server',
         '  fetch         Fetch a URL using the seine downloader',
         '  frontier      Show, pause, resume or clear a crawl shared through Redis',
         '  genspider     Generate new spider using pre-defined templates',
@@ -409,7 +410,7 @@ describe('command context', () => {
   });
 
   it('registers only the working commands', () => {
-    expect(COMMANDS.map((command) => command.name)).toEqual(['bench', 'check', 'crawl', 'demo', 'fetch', 'frontier', 'genspider', 'list', 'parse', 'runspider', 'serve', 'settings', 'shell', 'startproject', 'version', 'view']);
+    expect(COMMANDS.map((command) => command.name)).toEqual(['bench', 'check', 'crawl', 'demo', 'deploy', 'fetch', 'frontier', 'genspider', 'list', 'parse', 'runspider', 'serve', 'settings', 'shell', 'startproject', 'version', 'view']);
   });
 
   it('lists each command as its module defines it (the registry loads a command only to run it)', async () => {
