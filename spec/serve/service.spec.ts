@@ -15,6 +15,7 @@ import { packProject } from '../../src/deploy/pack-project.js';
 import { ensureBuilt, runSeine, startSeine, type RunningSeine } from '../cli/fixtures/run-seine.js';
 import { makeProject, titlesSpider } from '../deploy/fixtures/deployable-project.js';
 import { freePort } from '../helpers/free-port.js';
+import { rawGet } from './fixtures/raw-get.js';
 import { client, listjobs, until, type Client, type JobEntry } from './fixtures/service-client.js';
 
 const TIMEOUT = 300_000;
@@ -128,6 +129,14 @@ describe('seine serve (the binary)', () => {
     const log = await (await c.raw(job.log_url as string)).text();
     expect(log).toContain("'finish_reason': 'finished'");
     expect((await fetch(`${c.base}${job.items_url as string}`)).status).toBe(401);
+    // The binary confines its files too (spec/serve/security.spec.ts tries many more paths).
+    const port = Number(new URL(c.base).port);
+    const auth = { authorization: `Basic ${Buffer.from(`${USER.username}:${USER.password}`).toString('base64')}` };
+    for (const path of ['/logs/..%2f..%2fseine.cfg', '/logs/shop/%2e%2e/%2e%2e/seine.cfg', '/items/shop/quick/..%252f..%252f..%252fseine.cfg', '/logs/shop/quick/..\\..\\..\\seine.cfg']) {
+      const answer = await rawGet(port, path, auth);
+      expect([400, 404]).toContain(answer.status);
+      expect(answer.body).not.toContain(USER.password);
+    }
   }, TIMEOUT);
 
   let jobs: string[] = [];

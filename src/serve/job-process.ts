@@ -5,7 +5,7 @@
  * writing if the service dies), and what its log says at the end.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import type { JobRecord } from './job-record.js';
 import type { JobFiles } from './job-files.js';
 
@@ -46,19 +46,53 @@ export interface JobOutcome {
   finish_reason: string | null;
 }
 
+/** The stats dump is the log's last lines: a long crawl's log is not read whole. */
+const LOG_TAIL_BYTES = 256 * 1024;
+
+function readTail(path: string, bytes: number): string {
+  if (!existsSync(path)) return '';
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const length = Math.min(size, bytes);
+    const buffer = Buffer.alloc(length);
+    readSync(fd, buffer, 0, length, size - length);
+    return buffer.toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Counts an items file's lines a megabyte at a time. */
+function countLines(path: string): number {
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.alloc(1024 * 1024);
+    let lines = 0;
+    let last = 0x0a;
+    for (let read = readSync(fd, buffer); read > 0; read = readSync(fd, buffer)) {
+      for (let i = 0; i < read; i++) if (buffer[i] === 0x0a) lines++;
+      last = buffer[read - 1]!;
+    }
+    return last === 0x0a ? lines : lines + 1;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** From the stats the crawl dumps at close (`'finish_reason': 'finished'`, …), and the items file's lines. */
 export function readJobOutcome(files: JobFiles): JobOutcome {
-  const log = existsSync(files.log) ? readFileSync(files.log, 'utf8') : '';
-  const dump = log.slice(log.lastIndexOf('Dumping seine stats:'));
-  const stat = (name: string): RegExpExecArray | null => new RegExp(`'${name}': '?([^',}\\n]*)`).exec(dump);
+  const log = readTail(files.log, LOG_TAIL_BYTES);
+  const at = log.lastIndexOf('Dumping seine stats:');
+  const dump = at < 0 ? '' : log.slice(at);
+  const stat = (name: string): string | undefined => new RegExp(`'${name}': '?([^',}\\n]*)`).exec(dump)?.[1];
   let items: number | null = null;
-  if (existsSync(files.items)) items = readFileSync(files.items, 'utf8').split('\n').filter((line) => line.trim() !== '').length;
-  else if (stat('item_scraped_count') !== null) items = Number(stat('item_scraped_count')![1]);
-  const hasDump = log.includes('Dumping seine stats:');
+  if (existsSync(files.items)) items = countLines(files.items);
+  else if (stat('item_scraped_count') !== undefined) items = Number(stat('item_scraped_count'));
   return {
     items,
-    errors: hasDump ? Number(stat('log_count/ERROR')?.[1] ?? 0) : null,
-    finish_reason: stat('finish_reason')?.[1] ?? null,
+    errors: at < 0 ? null : Number(stat('log_count/ERROR') ?? 0),
+    finish_reason: stat('finish_reason') ?? null,
   };
 }
 
