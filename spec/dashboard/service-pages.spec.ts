@@ -3,7 +3,8 @@
  * over a job book of our own: the list at / follows the jobs live, a running
  * job's page is its crawl's live dashboard reached through the service (the
  * stream and Pause/Resume forwarded to the job's own dashboard server), and a
- * finished job's page is its summary.
+ * finished job's page is its summary. SEINE_DASHBOARD_SCREENSHOTS=1 writes
+ * docs/images/dashboard-service.png.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -17,6 +18,7 @@ import { Spider } from '../../src/contracts/spider.js';
 import type { Response } from '../../src/http/response.js';
 import { serviceDashboard, type ServiceJob, type ServiceJobs } from '../../src/dashboard/service-pages.js';
 import { linksPage, runCrawl, startSite, type CrawlResult, type Route, type TestSite } from '../helpers/site-server.js';
+import { ROOT } from '../cli/fixtures/run-seine.js';
 
 const PAGES = 30;
 
@@ -89,6 +91,13 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** scrapyd's time format, the service's local time, `secondsAgo` before now. */
+function localTime(secondsAgo: number): string {
+  const d = new Date(Date.now() - secondsAgo * 1000);
+  const two = (n: number): string => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}.000000`;
+}
+
 async function portFrom(file: string): Promise<number> {
   for (let i = 0; i < 250; i++) {
     if (existsSync(file) && readFileSync(file, 'utf8').endsWith('\n')) return Number(readFileSync(file, 'utf8'));
@@ -104,7 +113,7 @@ describe("seine serve's pages", () => {
     const port = await portFrom(portFile);
     jobs.push(
       job('j1', { state: 'finished', start_time: '2026-12-07 10:00:00.000000', end_time: '2026-12-07 10:01:05.000000', items: 3, errors: 0, finish_reason: 'finished', log_url: '/logs/shop/pages/j1.log', items_url: '/items/shop/pages/j1.jl' }),
-      job('j2', { state: 'running', start_time: '2026-12-07 10:02:00.000000', dashboard_port: port }),
+      job('j2', { state: 'running', start_time: localTime(95), dashboard_port: port }),
       job('j3<b>', { spider: '<i>quotes</i>' }),
     );
     const requested: string[] = [];
@@ -118,8 +127,9 @@ describe("seine serve's pages", () => {
     expect(await page.locator('tr[data-job="j1"] a', { hasText: 'log' }).getAttribute('href')).toBe('/logs/shop/pages/j1.log');
     expect(await page.locator('tr[data-job="j3<b>"] td').nth(2).textContent()).toBe('<i>quotes</i>');
     // A change in the book reaches the open page without a reload.
-    change('j3<b>', { state: 'running', start_time: '2026-12-07 10:03:00.000000' });
+    change('j3<b>', { state: 'running', start_time: localTime(12) });
     await page.locator('tr[data-job="j3<b>"] td:nth-child(5)', { hasText: /^running$/ }).waitFor({ timeout: 5000 });
+    if (process.env['SEINE_DASHBOARD_SCREENSHOTS'] === '1') await page.screenshot({ path: join(ROOT, 'docs', 'images', 'dashboard-service.png') });
 
     // The running job's page is its live dashboard, through the service.
     await page.click('tr[data-job="j2"] a');
