@@ -32,7 +32,7 @@ describe('packProject (what seine deploy uploads)', () => {
 
   beforeAll(() => {
     root = mkdtempSync(join(tmpdir(), 'seine-pack-'));
-    write(root, 'seine.cfg', '[settings]\ndefault = shop.settings\n');
+    write(root, 'seine.cfg', '[settings]\ndefault = shop.settings\n\n[deploy]\nurl = http://localhost:6800/\npassword = s3cret\n\n[deploy:prod]\npassword = other\n\n[other]\nkey = kept\n');
     write(root, 'tsconfig.json', '{}');
     write(root, 'package.json', JSON.stringify({ name: 'shop', dependencies: { seine: 'file:../seine-checkout', rxjs: '^7.8.0' } }));
     write(
@@ -83,6 +83,11 @@ describe('packProject (what seine deploy uploads)', () => {
     expect(lock.packages['']!['dependencies']).toEqual({ seine: `file:${checkout}`, rxjs: '^7.8.0' });
     expect(lock.packages['node_modules/seine']).toEqual({ resolved: checkout, link: true });
     expect(lock.packages['node_modules/rxjs']!['resolved']).toBe('https://registry.npmjs.org/rxjs/-/rxjs-7.8.2.tgz');
+  });
+
+  it("leaves seine.cfg's deploy targets (and their passwords) out", async () => {
+    const entries = await entriesOf((await packProject(root)).tarball);
+    expect(entries.get('seine.cfg')).toBe('[settings]\ndefault = shop.settings\n\n[other]\nkey = kept\n');
   });
 
   it('makes a tarball dependency absolute too', () => {

@@ -8,7 +8,8 @@
  * package.json and package-lock.json travel with their local links made
  * absolute: npm writes a `file:` dependency's path relative to the project,
  * and the service installs elsewhere (it makes them relative again, see
- * src/serve/project-versions-install.ts).
+ * src/serve/project-versions-install.ts). seine.cfg travels without its
+ * deploy targets (their passwords stay on the developer's machine).
  */
 import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +19,7 @@ import { DeployError } from './deploy-error.js';
 
 const FEED_EXTENSIONS = /\.(jl|jsonl|json|csv|xml|marshal|pickle)$/i;
 const KEPT_TOP_FILES = /^(package(-lock)?\.json|tsconfig(\..+)?\.json)$/;
-const REWRITTEN = new Set(['package.json', 'package-lock.json']);
+const REWRITTEN = new Set(['package.json', 'package-lock.json', 'seine.cfg']);
 
 /** `.seineignore`: one pattern a line (`#` comments); `*` matches within a name; a pattern matches a path or any of its names. */
 export function ignoreMatcher(text: string): (path: string) => boolean {
@@ -67,8 +68,25 @@ function absoluteDependencies(pkg: Json, root: string): void {
   }
 }
 
-/** package.json or package-lock.json with their `file:` and linked paths absolute. */
+/**
+ * seine.cfg without its `[deploy]` and `[deploy:…]` sections: they hold the
+ * service's password, which the service has no use for and would keep in
+ * every version's folder.
+ */
+export function withoutDeploySections(cfg: string): string {
+  let inDeploy = false;
+  const kept: string[] = [];
+  for (const line of cfg.split('\n')) {
+    const header = /^\s*\[([^\]]+)\]/.exec(line);
+    if (header !== null) inDeploy = /^deploy(:|$)/.test(header[1]!.trim());
+    if (!inDeploy) kept.push(line);
+  }
+  return kept.join('\n');
+}
+
+/** package.json or package-lock.json with their `file:` and linked paths absolute; seine.cfg without its deploy targets. */
 export function portableManifest(name: string, text: string, root: string): string {
+  if (name === 'seine.cfg') return withoutDeploySections(text);
   const json = JSON.parse(text) as Json;
   if (name === 'package.json') {
     absoluteDependencies(json, root);
