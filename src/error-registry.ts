@@ -52,4 +52,4 @@ export { ImageFormatError } from './media/image-format-error.js';
 export { FileException, ImageException } from './media/media-errors.js';
 export { WarcDirError } from './warc/warc-dir-error.js';
 export { StoreError } from './stores/store-error.js';
-export { ServeConfigError, ServeUnprotectedBindError } from './serve/serve-errors.js';
+export { ServeConfigError, ServeUnprotectedBindError, ServeFolderBusyError } from './serve/serve-errors.js';

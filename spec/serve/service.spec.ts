@@ -107,6 +107,16 @@ describe('seine serve (the binary)', () => {
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it('refuses a second service on the same folder, and a port in use, in one line each', async () => {
+    const second = await runSeine(['serve', '--port', '0', '--dir', serviceDir], root);
+    expect(second.status).toBe(1);
+    expect(second.stderr).toMatch(/seine: another seine serve \(pid \d+\) runs from .*service: stop it, or give this one another --dir/);
+    const taken = await runSeine(['serve', '--port', new URL(c.base).port, '--dir', join(root, 'other')], root);
+    expect(taken.status).toBe(1);
+    expect(taken.stderr).toMatch(/seine: 127\.0\.0\.1:\d+ is in use: choose another port with --port or \[serve\] http_port/);
+    expect(taken.stderr).not.toMatch(/\n\s+at /);
+  });
+
   it('takes a version with addversion.json (the tarball as egg) and lists it', async () => {
     const form = new FormData();
     form.append('project', 'shop');

@@ -8,9 +8,11 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { lockServiceFolder } from './folder-lock.js';
 import { JobBook } from './job-book.js';
 import { serviceDashboard } from '../dashboard/service-pages.js';
 import { ProjectVersions } from './project-versions.js';
+import { ServeConfigError } from './serve-errors.js';
 import { readServeConfig, type ServeConfig, type ServeOverrides } from './serve-config.js';
 import { createServeServer, type ServePages } from './serve-server.js';
 import type { ProjectVersionStore } from './service-contracts.js';
@@ -35,16 +37,26 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
   const dir = resolve(options.dir);
   mkdirSync(dir, { recursive: true });
   const config = readServeConfig(dir, options);
+  const unlock = lockServiceFolder(dir);
   const store = options.store ?? new ProjectVersions({ dir });
   const book = new JobBook(config, store);
   const server = createServeServer({ dir, store, book, username: config.username, password: config.password, pages: options.pages === undefined ? serviceDashboard(book) : options.pages(book) });
-  await new Promise<void>((done, fail) => {
-    server.once('error', fail);
-    server.listen(config.http_port, config.bind_address, () => {
-      server.off('error', fail);
-      done();
+  try {
+    await new Promise<void>((done, fail) => {
+      server.once('error', fail);
+      server.listen(config.http_port, config.bind_address, () => {
+        server.off('error', fail);
+        done();
+      });
     });
-  });
+  } catch (error) {
+    book.close();
+    unlock();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new ServeConfigError(`${config.bind_address}:${config.http_port} is in use: choose another port with --port or [serve] http_port`);
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new ServeConfigError(`cannot bind ${config.bind_address}: not an address of this machine (--bind or [serve] bind_address)`);
+    throw error;
+  }
   book.resume();
   return {
     config,
@@ -55,6 +67,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
       book.close();
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));
+      unlock();
     },
   };
 }

@@ -16,3 +16,11 @@ export class ServeUnprotectedBindError extends SeineError {
     super(ServeUnprotectedBindError.code, message);
   }
 }
+
+/** Another `seine serve` that is still alive runs from the same folder: two would launch the same jobs. */
+export class ServeFolderBusyError extends SeineError {
+  static readonly code = 'SEINE_SERVE_FOLDER_BUSY';
+  constructor(message: string) {
+    super(ServeFolderBusyError.code, message);
+  }
+}
