@@ -59,6 +59,6 @@ export interface JobsView {
   get(id: string): JobSummary | undefined;
   /** Called with the job whenever one changes state. Returns an unsubscribe function. */
   onChange(listener: (job: JobSummary) => void): () => void;
-  /** scrapyd's cancel: a pending job is removed, a running one is sent SIGTERM (then SIGKILL after a grace). */
+  /** scrapyd's cancel: a pending job is removed, a running one is sent SIGINT as scrapyd does (then SIGKILL after 30 s). */
   cancel(project: string, id: string): Promise<JobState | null>;
 }
