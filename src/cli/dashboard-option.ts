@@ -18,12 +18,12 @@ export function withDashboardOption<T>(parser: Argv<T>): Argv<T> {
   }) as unknown as Argv<T>;
 }
 
-export function applyDashboardOption(args: DashboardOptionArgs, settings: Settings): void {
+export function applyDashboardOption(args: DashboardOptionArgs, settings: Settings, command: string): void {
   const value = args.dashboard;
   if (value === undefined) return;
   const port = value === '' ? 0 : Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new UsageError(`--dashboard takes a port number (0-65535), got '${value}': write --dashboard 8080, or --dashboard alone for any free port`);
+    throw new UsageError(`--dashboard takes a port number (0-65535), got '${value}': write --dashboard 8080, or --dashboard alone for any free port`, { command });
   }
   settings.set('DASHBOARD_ENABLED', true, 'cmdline', '--dashboard');
   settings.set('DASHBOARD_PORT', port, 'cmdline', '--dashboard');

@@ -91,6 +91,8 @@ export class CrawlWatch {
   /** Cumulative counts at each point, for the rates. */
   readonly #counts: Array<{ pages: number; items: number; errors: number }> = [];
   readonly #subscriptions: Subscription[] = [];
+  /** Scheduled and not yet downloading or dropped: each counted once in its slot's `waiting`. */
+  readonly #waiting = new WeakSet<Request>();
   state: DashboardState = 'running';
   finishReason: string | null = null;
 
@@ -108,9 +110,13 @@ export class CrawlWatch {
     const counts = { pages: this.#totals.responses, items: this.#totals.items, errors: this.#totals.errors };
     this.#counts.push(counts);
     this.#series.t.push(Math.round(now * 10) / 10);
-    const back = Math.max(0, this.#counts.length - 1 - RATE_WINDOW_SECONDS);
+    // The oldest point within the window, by time: points come a second apart, but not exactly (the last one comes at the close).
+    const times = this.#series.t;
+    const last = times.length - 1;
+    let back = Math.max(0, last - 1);
+    while (back > 0 && times[last]! - times[back - 1]! <= RATE_WINDOW_SECONDS) back--;
     const then = this.#counts[back]!;
-    const span = Math.max(1, this.#series.t[this.#series.t.length - 1]! - this.#series.t[back]!);
+    const span = Math.max(1, times[last]! - times[back]!);
     const perMinute = (a: number, b: number): number => Math.round(((a - b) * 60) / span);
     this.#series.pages.push(perMinute(counts.pages, then.pages));
     this.#series.items.push(perMinute(counts.items, then.items));
@@ -164,14 +170,18 @@ export class CrawlWatch {
   #onEvent(event: CrawlEvent): void {
     switch (event.type) {
       case 'request_scheduled':
-        this.#figures(this.#slotKey(event.request)).waiting++;
+        if (!this.#waiting.has(event.request)) {
+          this.#waiting.add(event.request);
+          this.#figures(this.#slotKey(event.request)).waiting++;
+        }
         break;
-      case 'request_reached_downloader': {
+      case 'request_reached_downloader':
         this.#totals.requests++;
-        const figures = this.#figures(this.#slotKey(event.request));
-        figures.waiting = Math.max(0, figures.waiting - 1);
+        this.#stopWaiting(event.request);
         break;
-      }
+      case 'request_dropped':
+        this.#stopWaiting(event.request);
+        break;
       case 'response_received': {
         this.#totals.responses++;
         const status = String(event.response.status);
@@ -204,6 +214,12 @@ export class CrawlWatch {
       default:
         break;
     }
+  }
+
+  #stopWaiting(request: Request): void {
+    if (!this.#waiting.delete(request)) return;
+    const figures = this.#figures(this.#slotKey(request));
+    figures.waiting = Math.max(0, figures.waiting - 1);
   }
 
   #addError(kind: string, url: string | null, error: Error): void {

@@ -18,7 +18,7 @@ export const crawlCommand = defineCommand<CrawlOptionArgs & DashboardOptionArgs 
       .positional('spider', { type: 'string', describe: 'the name of a spider of the project (see seine list)', demandOption: true }))) as never,
   async handler({ args, settings, logBus, cwd, logger, project: opened, reconfigureLog }) {
     const feeds = parseFeedOptions(args);
-    applyDashboardOption(args, settings);
+    applyDashboardOption(args, settings, 'crawl');
     const project = requireProject(opened, cwd);
     const found = await loadSpider(project, String(args.spider), logBus);
     logger.debug(`Running spider ${found.name} from ${found.file}`);

@@ -17,7 +17,7 @@ export const runspiderCommand = defineCommand<{ file: string; a?: string[]; o?: 
       .positional('file', { type: 'string', describe: 'the spider file (.ts or .js)', demandOption: true }))) as never,
   async handler({ args, settings, logBus, cwd, logger, reconfigureLog }) {
     parseSpiderArgs(args.a ?? []); // a malformed -a fails before anything loads
-    applyDashboardOption(args, settings);
+    applyDashboardOption(args, settings, 'runspider');
     const feeds = parseFeedOptions(args); // formats are checked at the crawl's start, once customSettings are known
     const [spiderClass] = await loadSpiderFile(args.file, cwd);
     logger.debug(`Running spider ${spiderName(spiderClass) ?? '?'} from ${args.file}`);
