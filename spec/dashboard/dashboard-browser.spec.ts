@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { findChromium } from '../../src/browser/find-chromium.js';
 import { linksPage, startSite, type Route, type TestSite } from '../helpers/site-server.js';
-import { ROOT, ensureBuilt, startSeine, type RunningSeine } from '../cli/fixtures/run-seine.js';
+import { ROOT, ensureBuilt, runSeine, startSeine, type RunningSeine } from '../cli/fixtures/run-seine.js';
 
 const PAGES = 40;
 const SCREENSHOTS = process.env['SEINE_DASHBOARD_SCREENSHOTS'] === '1';
@@ -167,6 +167,19 @@ describe('the dashboard of one crawl, in Chromium', () => {
     expect(requested.filter((u) => !u.startsWith(url))).toEqual([]);
     expect(requested).toEqual(expect.arrayContaining([`${url}assets/uplot.js`, `${url}assets/uplot.css`, `${url}assets/dashboard.js`]));
   }, 120_000);
+
+  it('a bad --dashboard port, or another address without a password, is one line and nothing crawled', async () => {
+    site.reset();
+    const port = await runSeine(['runspider', 'pages.ts', '--dashboard', 'eighty', ...COMMON], dir);
+    expect(port.status).toBe(2);
+    expect(port.stderr.split('\n').filter((line) => line.startsWith('seine:'))).toEqual([
+      "seine: --dashboard takes a port number (0-65535), got 'eighty': write --dashboard 8080, or --dashboard alone for any free port — run 'seine runspider --help' for usage",
+    ]);
+    const bind = await runSeine(['runspider', 'pages.ts', '--dashboard', '-s', 'DASHBOARD_BIND=0.0.0.0', ...COMMON], dir);
+    expect(bind.status).toBe(1);
+    expect(bind.stderr).toMatch(/^seine: DASHBOARD_BIND is '0\.0\.0\.0', which is not a loopback address, and no DASHBOARD_USERNAME and DASHBOARD_PASSWORD are set: .*$/m);
+    expect(site.hits).toEqual([]);
+  }, 60_000);
 
   it('Stop closes the crawl gracefully (finish reason shutdown)', async () => {
     const { url, seine } = await startCrawl();
