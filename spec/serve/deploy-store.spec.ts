@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { c as createTar } from 'tar';
@@ -73,6 +73,17 @@ describe('ProjectVersions (the deployed versions of seine serve)', () => {
     expect(store.projects()).toEqual([]);
     await expect(store.remove('shop')).rejects.toThrow("no project named 'shop'");
     expect(() => store.command('shop')).toThrow("no project named 'shop'");
+  }, TIMEOUT);
+
+  it('deletes what a killed service left half made (hidden folders over an hour old) at the next upload, and only that', async () => {
+    const store = new ProjectVersions({ dir: join(dir, 'stale') });
+    const projectDir = join(dir, 'stale', 'projects', 'shop');
+    mkdirSync(join(projectDir, '.incoming-old', 'node_modules'), { recursive: true });
+    mkdirSync(join(projectDir, '.incoming-recent'), { recursive: true });
+    const longAgo = new Date(Date.now() - 2 * 3600_000);
+    utimesSync(join(projectDir, '.incoming-old'), longAgo, longAgo);
+    await store.add('shop', 'r1', tarball);
+    expect(readdirSync(projectDir).sort()).toEqual(['.incoming-recent', 'r1']);
   }, TIMEOUT);
 
   it('rejects project and version names that would leave its folder', async () => {

@@ -22,6 +22,12 @@ import { installDependencies, listSpiders, seineCommandIn } from './project-vers
 /** Written into each version folder when it is added. */
 const STAMP_FILE = '.seine-version.json';
 const HIDDEN_PREFIX = '.';
+/**
+ * A hidden folder older than this is what a killed service left behind (an
+ * install interrupted, a delete half done): no upload takes this long (npm's
+ * limit is 10 minutes), so it is deleted at the next upload.
+ */
+const STALE_MS = 60 * 60_000;
 
 /** Why `name` cannot be a project or version folder name, or null. */
 export function badName(kind: 'project' | 'version', name: string): string | null {
@@ -37,6 +43,19 @@ export function badName(kind: 'project' | 'version', name: string): string | nul
 function assertName(kind: 'project' | 'version', name: string): void {
   const problem = badName(kind, name);
   if (problem !== null) throw new Error(`${problem}: use letters, digits, '-', '_' and '.'`);
+}
+
+async function removeStale(dir: string): Promise<void> {
+  const now = Date.now();
+  for (const name of readdirSync(dir)) {
+    if (!name.startsWith(HIDDEN_PREFIX)) continue;
+    const path = join(dir, name);
+    try {
+      if (now - statSync(path).mtimeMs > STALE_MS) await rm(path, { recursive: true, force: true });
+    } catch {
+      // Gone already: another upload swept it.
+    }
+  }
 }
 
 export interface ProjectVersionsOptions {
@@ -60,6 +79,7 @@ export class ProjectVersions implements ProjectVersionStore {
     assertName('version', version);
     const projectDir = join(this.root, project);
     await mkdir(projectDir, { recursive: true });
+    await Promise.all([removeStale(this.root), removeStale(projectDir)]);
     const incoming = join(projectDir, `${HIDDEN_PREFIX}incoming-${randomBytes(6).toString('hex')}`);
     try {
       await unpackTarball(tarball, incoming, this.limits);
