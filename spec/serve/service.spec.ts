@@ -174,6 +174,7 @@ describe('seine serve (the binary)', () => {
     expect(after.pending).toEqual([]);
     const log = await (await c.raw('/logs/shop/slow/slow-0.log')).text();
     expect(log).toContain("'finish_reason': 'shutdown'");
+    await service!.waitForLog(/Job finished \(shutdown\): project=shop spider=slow job=slow-0/);
   }, TIMEOUT);
 
   it('after kill -9 of the service, a restart runs the pending job, reports the dead crawl finished and adopts the live one', async () => {

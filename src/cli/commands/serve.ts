@@ -46,6 +46,11 @@ export const serveCommand = defineCommand<ServeArgs>({
     const host = address.includes(':') ? `[${address}]` : address;
     const auth = service.config.username !== '' && service.config.password !== '' ? ' (basic auth on)' : '';
     logger.info(`seine serve: listening on http://${host}:${bound}/${auth}, folder ${service.config.dir}, max_proc ${service.config.max_proc}`);
+    // What scrapyd's log says of its jobs: each one's state changes, one line each.
+    service.book.onChange((job) => {
+      const what = job.state === 'running' ? `started (pid ${job.pid ?? '?'})` : job.state === 'finished' ? `finished (${job.finish_reason ?? 'no finish reason'})` : 'scheduled';
+      logger.info(`Job ${what}: project=${job.project} spider=${job.spider} job=${job.id}`);
+    });
     const signal = await untilInterrupted();
     logger.info(`seine serve: ${signal}, stopping (running crawls go on; a restart adopts them)`);
     await service.stop();
