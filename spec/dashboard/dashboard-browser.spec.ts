@@ -129,7 +129,7 @@ describe('the dashboard of one crawl, in Chromium', () => {
     await waitFor(() => site.hits.length >= 4, 20_000, 'a few requests');
     await page.click('#pause');
     await page.waitForSelector('#state.paused');
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    await new Promise((resolve) => setTimeout(resolve, 1000));
     const atPause = site.hits.length;
     await new Promise((resolve) => setTimeout(resolve, 2500));
     expect(site.hits.length).toBe(atPause);

@@ -138,7 +138,7 @@ describe("seine serve's pages", () => {
     await page.locator('#slots tbody tr td:first-child', { hasText: /^127\.0\.0\.1$/ }).waitFor({ timeout: 10_000 });
     await page.click('#pause');
     await page.waitForSelector('#state.paused');
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    await new Promise((resolve) => setTimeout(resolve, 1000));
     const atPause = site.hits.length;
     await new Promise((resolve) => setTimeout(resolve, 2000));
     expect(site.hits.length).toBe(atPause);
