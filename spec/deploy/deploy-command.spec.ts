@@ -148,6 +148,21 @@ describe('seine deploy', () => {
     }
   }, TIMEOUT);
 
+  it('-a deploys to every target; one that fails is named, the others still get the version, and the status is 1', async () => {
+    const server = await startRecorder(() => ({ status: 200, body: '{"status": "ok", "spiders": 0}' }));
+    const closed = await freePort();
+    try {
+      setDeploy(root, `[deploy]\nurl = ${server.url}\nproject = shop\n\n[deploy:broken]\nurl = http://127.0.0.1:${closed}/\n\n[deploy:again]\nproject = shop3\n`);
+      const run = await runSeine(['deploy', '-a', '--version', 'v9'], root);
+      expect(server.uploads.map((upload) => upload.fields)).toEqual([{ project: 'shop', version: 'v9' }, { project: 'shop3', version: 'v9' }]);
+      expect(run.stderr).toContain(`seine: broken: cannot reach http://127.0.0.1:${closed}/addversion.json (ECONNREFUSED): is \`seine serve\` running there?\n`);
+      expect(run.stderr.split('\n').at(-2)).toBe('seine: deploying to broken failed (see above); the other targets have the new version');
+      expect(run.status).toBe(1);
+    } finally {
+      await server.close();
+    }
+  }, TIMEOUT);
+
   it('refuses a project without package-lock.json, saying to run npm install', async () => {
     const bare = await makeProject(dir, 'bare', {}, false);
     writeFileSync(join(bare, 'seine.cfg'), `${readFileSync(join(bare, 'seine.cfg'), 'utf8').replace('#url', 'url')}`);
