@@ -138,6 +138,13 @@ describe('seine serve API', () => {
     expect((await items.text()).trim().split('\n').map((line) => JSON.parse(line))).toEqual([0, 1, 2, 3].map((n) => ({ n, spider: 'quick' })));
   }, 60_000);
 
+  it('refuses a jobs.json it cannot read, in one line saying what to do', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'seine-serve-'));
+    dirs.push(dir);
+    writeFileSync(join(dir, 'jobs.json'), '{"seq": 1, "jobs": [');
+    await expect(startService({ dir, port: 0, store: new FakeStore() })).rejects.toThrow(/jobs\.json cannot be read \(.*\): move it away to start with no jobs$/);
+  });
+
   it('deletes versions and projects', async () => {
     const { c } = await start();
     expect((await c.post('/delproject.json', { project: 'demo' })).body).toEqual({ node_name: hostname(), status: 'ok' });

@@ -19,6 +19,7 @@ import type { ServeConfig } from './serve-config.js';
 import { jobFiles, jobUrls, prepareJobFiles, pruneJobFiles, readDashboardPort } from './job-files.js';
 import { isJobProcessAlive, launchJob, readJobOutcome } from './job-process.js';
 import { scrapydTime, type JobRecord } from './job-record.js';
+import { ServeConfigError } from './serve-errors.js';
 
 /** How long a cancelled crawl has to close before it is killed. */
 const CANCEL_GRACE_MS = 30_000;
@@ -206,7 +207,13 @@ export class JobBook implements JobsView {
 
   private load(): void {
     if (!existsSync(this.file)) return;
-    const saved = JSON.parse(readFileSync(this.file, 'utf8')) as { seq: number; jobs: JobRecord[] };
+    let saved: { seq: number; jobs: JobRecord[] };
+    try {
+      saved = JSON.parse(readFileSync(this.file, 'utf8')) as typeof saved;
+      if (!Array.isArray(saved.jobs) || typeof saved.seq !== 'number') throw new Error('no jobs list');
+    } catch (error) {
+      throw new ServeConfigError(`${this.file} cannot be read (${(error as Error).message}): move it away to start with no jobs`, { cause: error });
+    }
     this.jobs = saved.jobs;
     this.seq = saved.seq;
     for (const job of this.jobs.filter((candidate) => candidate.state === 'running')) {

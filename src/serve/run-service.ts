@@ -39,7 +39,13 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
   const config = readServeConfig(dir, options);
   const unlock = lockServiceFolder(dir);
   const store = options.store ?? new ProjectVersions({ dir });
-  const book = new JobBook(config, store);
+  let book: JobBook;
+  try {
+    book = new JobBook(config, store);
+  } catch (error) {
+    unlock();
+    throw error;
+  }
   const server = createServeServer({ dir, store, book, username: config.username, password: config.password, pages: options.pages === undefined ? serviceDashboard(book) : options.pages(book) });
   try {
     await new Promise<void>((done, fail) => {
