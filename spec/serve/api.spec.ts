@@ -69,7 +69,7 @@ describe('seine serve API', () => {
   });
 
   it('runs at most max_proc jobs, by priority then order; cancel removes a pending job and stops a running one', async () => {
-    const { c, dir } = await start('max_proc = 2');
+    const { c, dir, service } = await start('max_proc = 2');
     const ids: string[] = [];
     for (const priority of ['0', '0', '0', '5']) {
       const { body } = await c.post('/schedule.json', { project: 'demo', spider: 'slow', ms: '60000', priority, setting: ['DOWNLOAD_DELAY=2', 'X=a=b'], arg1: ['val1', 'ignored'] });
@@ -84,6 +84,8 @@ describe('seine serve API', () => {
     expect(jobs.running[0]).toEqual({ id: ids[0], project: 'demo', spider: 'slow', pid: expect.any(Number), start_time: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}$/), log_url: `/logs/demo/slow/${ids[0]}.log`, items_url: null });
     expect((await c.get('/daemonstatus.json')).body).toMatchObject({ pending: 2, running: 2, finished: 0 });
     expect((await c.get(`/status.json?job=${ids[2]}`)).body.currstate).toBe('pending');
+    // The pages' view of a running job names the version it runs (the latest, as none was asked for).
+    expect(service.book.get(ids[0]!)).toMatchObject({ state: 'running', version: 'v1' });
 
     // A crawl that has not set up its signal handling yet would die of SIGINT at once: wait until it logs.
     await until('the first crawl to start', async () => ((await (await c.raw(`/logs/demo/slow/${ids[0]}.log`)).text()).includes('fake crawl') ? true : undefined));

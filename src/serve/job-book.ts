@@ -152,6 +152,8 @@ export class JobBook implements JobsView {
     let child: ChildProcess;
     try {
       prepareJobFiles(files);
+      // A job that named no version runs the latest at its start: the pages say which one that was.
+      job.version ??= this.store.versions(job.project).at(-1) ?? null;
       child = launchJob(job, this.store.command(job.project, job.version ?? undefined), files);
     } catch (error) {
       this.finish(job, `could not start: ${(error as Error).message}`);
