@@ -1,8 +1,8 @@
 /**
  * The job book: pending jobs (by priority, then order), running ones (at
  * most max_proc child processes) and the finished history, in
- * `<dir>/jobs.json`, rewritten atomically (a temporary file renamed over it)
- * on every change, so a service killed at any moment loses no pending job.
+ * `<dir>/jobs.json`, rewritten atomically (jobs-file.ts) on every change,
+ * so a service killed at any moment loses no pending job.
  *
  * After a restart, a job the file says was running is checked: if its
  * process is still alive (the service was killed, the crawl was not) it is
@@ -11,7 +11,7 @@
  * log's final stats give, or 'lost: the service stopped while it ran'.
  */
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { JobsView, JobState, JobSummary, ProjectVersionStore } from './service-contracts.js';
@@ -19,7 +19,7 @@ import type { ServeConfig } from './serve-config.js';
 import { jobFiles, jobUrls, prepareJobFiles, pruneJobFiles, readDashboardPort } from './job-files.js';
 import { isJobProcessAlive, launchJob, readJobOutcome } from './job-process.js';
 import { scrapydTime, type JobRecord } from './job-record.js';
-import { ServeConfigError } from './serve-errors.js';
+import { readJobsFile, writeJobsFile } from './jobs-file.js';
 
 /** How long a cancelled crawl has to close before it is killed. */
 const CANCEL_GRACE_MS = 30_000;
@@ -208,14 +208,8 @@ export class JobBook implements JobsView {
   }
 
   private load(): void {
-    if (!existsSync(this.file)) return;
-    let saved: { seq: number; jobs: JobRecord[] };
-    try {
-      saved = JSON.parse(readFileSync(this.file, 'utf8')) as typeof saved;
-      if (!Array.isArray(saved.jobs) || typeof saved.seq !== 'number') throw new Error('no jobs list');
-    } catch (error) {
-      throw new ServeConfigError(`${this.file} cannot be read (${(error as Error).message}): move it away to start with no jobs`, { cause: error });
-    }
+    const saved = readJobsFile(this.file);
+    if (saved === null) return;
     this.jobs = saved.jobs;
     this.seq = saved.seq;
     for (const job of this.jobs.filter((candidate) => candidate.state === 'running')) {
@@ -232,9 +226,7 @@ export class JobBook implements JobsView {
   }
 
   private persist(): void {
-    const temporary = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(temporary, JSON.stringify({ seq: this.seq, jobs: this.jobs }));
-    renameSync(temporary, this.file);
+    writeJobsFile(this.file, { seq: this.seq, jobs: this.jobs });
   }
 
   private changed(job: JobRecord): void {
