@@ -96,9 +96,9 @@ describe('seine deploy', () => {
   it('deploys to a named target, which inherits [deploy], with -p overriding the project; -l lists the targets', async () => {
     const server = await startRecorder(() => ({ status: 200, body: '{"status": "ok", "spiders": 0}' }));
     try {
-      setDeploy(root, `[deploy]\nurl = http://127.0.0.1:1/\nproject = shop\n\n[deploy:staging]\nurl = ${server.url.slice(0, -1)}\n`);
+      setDeploy(root, `[deploy]\nurl = http://ops:secret@127.0.0.1:1/\nproject = shop\n\n[deploy:staging]\nurl = ${server.url.slice(0, -1)}\n`);
       const list = await runSeine(['deploy', '-l'], root);
-      expect(list.stdout).toBe(`${'default'.padEnd(20)} http://127.0.0.1:1/\n${'staging'.padEnd(20)} ${server.url}\n`);
+      expect(list.stdout).toBe(`${'default'.padEnd(20)} http://ops:***@127.0.0.1:1/\n${'staging'.padEnd(20)} ${server.url}\n`);
       const run = await runSeine(['deploy', 'staging', '-p', 'shop2', '--version', 'v1'], root);
       expect(run.status).toBe(0);
       expect(server.uploads[0]!.fields).toEqual({ project: 'shop2', version: 'v1' });
@@ -137,6 +137,12 @@ describe('seine deploy', () => {
       setDeploy(root, `[deploy]\nurl = ${server.url}\nproject = shop\n`);
       run = await runSeine(['deploy', '--version', 'r1'], root);
       expect(run.stderr.split('\n').at(-2)).toBe("seine: the service asks for a password (401): set username and password in seine.cfg's [deploy]");
+
+      // Credentials written in the url are sent as basic auth, not as part of the URL (fetch refuses those).
+      setDeploy(root, `[deploy]\nurl = ${server.url.replace('http://', 'http://alice:right@')}\nproject = shop\n`);
+      run = await runSeine(['deploy', '--version', 'r1'], root);
+      expect(run.stderr).toContain(`Deploying to project "shop" in ${server.url}addversion.json\n`);
+      expect(server.uploads.at(-1)!.authorization).toBe(`Basic ${Buffer.from('alice:right').toString('base64')}`);
 
       setDeploy(root, `[deploy]\nurl = ${server.url}\nproject = shop\nusername = alice\npassword = right\n`);
       run = await runSeine(['deploy', '--version', 'r1'], root);

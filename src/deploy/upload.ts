@@ -16,11 +16,32 @@ export interface UploadAnswer {
   readonly json: Record<string, unknown> | null;
 }
 
+function section(target: DeployTarget): string {
+  return target.name === 'default' ? '[deploy]' : `[deploy:${target.name}]`;
+}
+
+/** `<url>addversion.json`, without any user:password the url holds (fetch refuses those; they go in the header). */
 export function addVersionUrl(target: DeployTarget): string {
   if (target.url === undefined) {
-    throw new DeployError(`seine.cfg's [${target.name === 'default' ? 'deploy' : `deploy:${target.name}`}] has no url: add url = http://localhost:6800/ (where \`seine serve\` listens)`);
+    throw new DeployError(`seine.cfg's ${section(target)} has no url: add url = http://localhost:6800/ (where \`seine serve\` listens)`);
   }
-  return new URL('addversion.json', target.url).href;
+  let url: URL;
+  try {
+    url = new URL('addversion.json', target.url);
+  } catch {
+    throw new DeployError(`seine.cfg's ${section(target)} has url = ${target.url}, which is not a URL: write it as http://host:6800/`);
+  }
+  url.username = '';
+  url.password = '';
+  return url.href;
+}
+
+/** The credentials: username and password of the target, else those written in its url. */
+function credentials(target: DeployTarget): { username: string; password: string } | null {
+  if (target.username !== undefined) return { username: target.username, password: target.password ?? '' };
+  const url = target.url === undefined ? null : URL.canParse(target.url) ? new URL(target.url) : null;
+  if (url === null || url.username === '') return null;
+  return { username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) };
 }
 
 export async function uploadVersion(target: DeployTarget, project: string, version: string, tarball: Buffer, timeoutMs = 15 * 60_000): Promise<UploadAnswer> {
@@ -30,9 +51,8 @@ export async function uploadVersion(target: DeployTarget, project: string, versi
   form.set('version', version);
   form.set('egg', new Blob([tarball], { type: 'application/gzip' }), `${project}-${version}.tar.gz`);
   const headers: Record<string, string> = {};
-  if (target.username !== undefined) {
-    headers['authorization'] = `Basic ${Buffer.from(`${target.username}:${target.password ?? ''}`).toString('base64')}`;
-  }
+  const auth = credentials(target);
+  if (auth !== null) headers['authorization'] = `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}`;
   let response: Response;
   try {
     // The service installs the version's dependencies before it answers: allow minutes.
@@ -56,9 +76,10 @@ export async function uploadVersion(target: DeployTarget, project: string, versi
 /** The one line a failed answer deserves, or null when the deploy succeeded. */
 export function failureOf(answer: UploadAnswer, target: DeployTarget): string | null {
   if (answer.status === 401) {
-    return target.username === undefined
-      ? `the service asks for a password (401): set username and password in seine.cfg's [${target.name === 'default' ? 'deploy' : `deploy:${target.name}`}]`
-      : `the service refused username '${target.username}' and its password (401): check username and password in seine.cfg`;
+    const auth = credentials(target);
+    return auth === null
+      ? `the service asks for a password (401): set username and password in seine.cfg's ${section(target)}`
+      : `the service refused username '${auth.username}' and its password (401): check username and password in seine.cfg`;
   }
   if (answer.json !== null && answer.json['status'] === 'ok' && answer.status < 400) return null;
   const message = answer.json !== null && typeof answer.json['message'] === 'string' ? answer.json['message'] : answer.body.trim().split('\n')[0] ?? '';

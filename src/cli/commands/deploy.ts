@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineCommand } from '../command.js';
 import type { TextWriter } from '../../log/sink.js';
+import { maskUrlCredentials } from '../../url-credentials.js';
 import { requireProject } from '../../project/project.js';
 import { DeployError } from '../../deploy/deploy-error.js';
 import { deployTargets, findTarget, type DeployTarget } from '../../deploy/deploy-targets.js';
@@ -32,7 +33,7 @@ export const deployCommand = defineCommand<{ target?: string; version?: string; 
   async handler({ args, cwd, stdout, stderr, project: opened }) {
     const config = requireProject(opened, cwd).config;
     if (args.listTargets === true) {
-      for (const target of deployTargets(config.sections)) stdout.write(`${target.name.padEnd(20)} ${target.url ?? '(no url)'}\n`);
+      for (const target of deployTargets(config.sections)) stdout.write(`${target.name.padEnd(20)} ${maskUrlCredentials(target.url ?? '(no url)')}\n`);
       return;
     }
     const root = config.root;
