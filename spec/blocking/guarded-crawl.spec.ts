@@ -17,11 +17,12 @@ import { catalogue, startGuardedSite, type GuardedOptions, type GuardedSite, typ
 import { startClientProxies, type ClientProxies } from '../../bench/blocking/client-proxy.js';
 import { ensureBuilt, ROOT, runSeine, type SeineRun } from '../cli/fixtures/run-seine.js';
 
-// Small enough for a test, large enough that two sessions cannot fetch every page before a captcha:
-// 12 products + 3 listings over sessions that see a captcha on their 6th page.
+// Small enough for a test, large enough that the sessions cannot fetch every page before a captcha:
+// 12 products + 3 listings over sessions that see a captcha on their 4th page. (At 5, a busy machine's
+// crawl once met none: a session retired on a 429, or whose proxy rested, starts again with a new cookie.)
 const SITE: Partial<GuardedOptions> = {
   lists: 3, perList: 4, accounts: 3, ordersPerAccount: 2,
-  quota: 12, windowMs: 10_000, retryAfter: 2, captchaAfter: 5,
+  quota: 12, windowMs: 10_000, retryAfter: 2, captchaAfter: 3,
   // A request already on its way when a 429 is sent is not a ban; on a busy machine "on its way" can take a while.
   graceMs: 1000,
 };
