@@ -66,6 +66,12 @@ describe('ProjectVersions (the deployed versions of seine serve)', () => {
     expect(store.versions('shop').at(-1)).toBe('zeta');
     expect(store.versions('shop')).toHaveLength(3);
 
+    // A job started from the replaced zeta may still run: its files stay (hidden) until the stale sweep.
+    const projectDir = join(dir, 'order', 'projects', 'shop');
+    const retired = readdirSync(projectDir).filter((name) => name.startsWith('.retired-'));
+    expect(retired).toHaveLength(1);
+    expect(existsSync(join(projectDir, retired[0]!, 'node_modules', '.bin', 'seine'))).toBe(true);
+
     await store.remove('shop', 'zeta');
     expect(store.versions('shop')).not.toContain('zeta');
     await expect(store.remove('shop', 'zeta')).rejects.toThrow("no version 'zeta' of project 'shop'");

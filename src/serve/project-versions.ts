@@ -13,8 +13,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, rename, rm, utimes, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { ProjectVersionStore } from './service-contracts.js';
 import { DEFAULT_UNPACK_LIMITS, unpackTarball, type UnpackLimits } from './project-versions-unpack.js';
 import { installDependencies, listSpiders, seineCommandIn } from './project-versions-install.js';
@@ -23,9 +23,11 @@ import { installDependencies, listSpiders, seineCommandIn } from './project-vers
 const STAMP_FILE = '.seine-version.json';
 const HIDDEN_PREFIX = '.';
 /**
- * A hidden folder older than this is what a killed service left behind (an
- * install interrupted, a delete half done): no upload takes this long (npm's
- * limit is 10 minutes), so it is deleted at the next upload.
+ * A hidden folder older than this is deleted at the next upload: an install
+ * or delete a killed service left (no upload takes this long: npm's limit is
+ * 10 minutes), or a version replaced or deleted, kept this long because a
+ * job started from it may still be running and load files from it (its
+ * node_modules) — as scrapyd's running jobs outlive a deleted egg.
  */
 const STALE_MS = 60 * 60_000;
 
@@ -56,6 +58,18 @@ async function removeStale(dir: string): Promise<void> {
       // Gone already: another upload swept it.
     }
   }
+}
+
+/**
+ * Renames a version (or a project) to a hidden sibling, so it disappears from
+ * the lists at once; its files stay for the jobs still using them until the
+ * stale sweep. A sibling keeps the depth, so npm's relative links still hold.
+ */
+async function retire(path: string): Promise<void> {
+  const retired = join(dirname(path), `${HIDDEN_PREFIX}retired-${randomBytes(6).toString('hex')}`);
+  await rename(path, retired);
+  const now = new Date();
+  await utimes(retired, now, now);
 }
 
 export interface ProjectVersionsOptions {
@@ -130,11 +144,7 @@ export class ProjectVersions implements ProjectVersionStore {
     const target = version === undefined ? join(this.root, project) : join(this.root, project, version);
     const known = version === undefined ? this.versions(project).length > 0 : this.versions(project).includes(version);
     if (!known) throw new Error(version === undefined ? `no project named '${project}'` : `no version '${version}' of project '${project}'`);
-    // Renamed away first, so the version disappears at once even while its files are deleted.
-    const doomed = join(this.root, `${HIDDEN_PREFIX}deleted-${randomBytes(6).toString('hex')}`);
-    await rename(target, doomed);
-    await rm(doomed, { recursive: true, force: true });
-    if (version !== undefined) await this.dropIfEmpty(project);
+    await retire(target);
   }
 
   command(project: string, version?: string): { file: string; args: string[]; cwd: string } {
@@ -165,15 +175,9 @@ export class ProjectVersions implements ProjectVersionStore {
     return typeof added === 'number' ? added : null;
   }
 
-  /** Replaces an existing version of that name: the old one is renamed aside, then deleted. */
+  /** Replaces an existing version of that name: the old one is retired first. */
   private async moveIntoPlace(incoming: string, target: string): Promise<void> {
-    if (existsSync(target)) {
-      const old = `${incoming}-replaced`;
-      await rename(target, old);
-      await rename(incoming, target);
-      await rm(old, { recursive: true, force: true });
-      return;
-    }
+    if (existsSync(target)) await retire(target);
     await rename(incoming, target);
   }
 
