@@ -52,4 +52,5 @@ export { ImageFormatError } from './media/image-format-error.js';
 export { FileException, ImageException } from './media/media-errors.js';
 export { WarcDirError } from './warc/warc-dir-error.js';
 export { StoreError } from './stores/store-error.js';
+export { DeployError } from './deploy/deploy-error.js';
 export { ServeConfigError, ServeUnprotectedBindError, ServeFolderBusyError } from './serve/serve-errors.js';
