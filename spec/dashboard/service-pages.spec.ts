@@ -154,6 +154,9 @@ describe("seine serve's pages", () => {
     await page.goto(`${base}/jobs/j1`);
     expect(page.url()).toBe(`${base}/jobs/j1/`);
     expect(await page.locator('table.summary').textContent()).toContain('finish reasonfinished');
+    // All the page says is the summary: no template text leaks into it, and a finished job's page stays put.
+    expect((await page.locator('body').innerText()).trim().startsWith('seine job j1')).toBe(true);
+    expect(await page.locator('meta[http-equiv="refresh"]').count()).toBe(0);
     await page.goto(`${base}/jobs/${encodeURIComponent('j3<b>')}/`);
     expect(await page.locator('#job').textContent()).toBe('j3<b>');
     expect(await page.locator('table.summary').textContent()).toContain('spider<i>quotes</i>');

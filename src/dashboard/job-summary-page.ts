@@ -27,7 +27,7 @@ export function jobSummaryPage(job: ServiceJob): string {
   const note = job.state === 'running' ? '<p class="none">This job runs without a live dashboard.</p>' : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Job ${escape(job.id)} — seine</title>
-\${job.state === 'finished' ? '' : '<meta http-equiv="refresh" content="5">'}
+${job.state === 'finished' ? '' : '<meta http-equiv="refresh" content="5">'}
 <link rel="stylesheet" href="assets/dashboard.css"></head>
 <body><header><h1><a class="brand" href="/">seine</a> job <span id="job">${escape(job.id)}</span></h1></header>
 ${note}<table class="summary">${rows.map(([name, value]) => `<tr><th>${name}</th><td>${value}</td></tr>`).join('')}</table>
