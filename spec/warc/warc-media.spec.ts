@@ -63,5 +63,5 @@ describe('WARC_ENABLED with FilesPipeline', () => {
     expect(archive!.index.map((line) => line.url).sort()).toEqual([site.url('/files/big.bin'), site.url('/files/small.txt')]);
     expect(readdirSync(temp)).toEqual([]);
     expect(stats['warc/records']).toBe(5);
-  });
+  }, 30_000);
 });
