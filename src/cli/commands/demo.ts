@@ -3,6 +3,7 @@ import { defineCommand } from '../command.js';
 import { parseFeedOption } from '../feed-option.js';
 import { parseFeedOptions, runCrawl, withCrawlOptions } from '../run-crawl.js';
 import { UsageError } from '../usage-error.js';
+import { untilInterrupted } from '../until-interrupted.js';
 
 /** Where the demo's items go when neither -o nor -O is given. */
 export const DEFAULT_DEMO_FEED = 'quotes-demo.jsonl';
@@ -29,19 +30,6 @@ function parsePort(value: string | undefined): number {
     throw new UsageError(`--port must be a whole number from 0 to 65535, got '${value}'`, { command: 'demo' });
   }
   return Number(value);
-}
-
-/** Resolves on the first SIGINT or SIGTERM: how `--serve` waits for Ctrl-C. */
-function untilInterrupted(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const onSignal = (signal: NodeJS.Signals): void => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      resolve(signal);
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-  });
 }
 
 /**

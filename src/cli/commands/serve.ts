@@ -1,23 +1,11 @@
 import { defineCommand } from '../command.js';
 import { UsageError } from '../usage-error.js';
+import { untilInterrupted } from '../until-interrupted.js';
 
 interface ServeArgs {
   bind?: string;
   port?: string;
   dir?: string;
-}
-
-/** Resolves on the first SIGINT or SIGTERM. */
-function untilInterrupted(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const onSignal = (signal: NodeJS.Signals): void => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      resolve(signal);
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-  });
 }
 
 /**
