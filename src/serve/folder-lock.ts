@@ -7,22 +7,11 @@
  */
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isOurProcessAlive } from './process-alive.js';
 import { ServeFolderBusyError } from './serve-errors.js';
 
 function isServiceAlive(pid: number): boolean {
-  if (pid === process.pid) return false;
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  const cmdline = `/proc/${pid}/cmdline`;
-  if (!existsSync(cmdline)) return process.platform !== 'linux';
-  try {
-    return readFileSync(cmdline, 'utf8').split('\0').includes('serve');
-  } catch {
-    return false;
-  }
+  return pid !== process.pid && isOurProcessAlive(pid, (args) => args.includes('serve'));
 }
 
 /** Takes the folder for this process; returns how to let it go. */

@@ -5,9 +5,10 @@
  * writing if the service dies), and what its log says at the end.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { JobRecord } from './job-record.js';
 import type { JobFiles } from './job-files.js';
+import { isOurProcessAlive } from './process-alive.js';
 
 export interface LaunchCommand {
   file: string;
@@ -102,16 +103,5 @@ export function readJobOutcome(files: JobFiles): JobOutcome {
  * another program since is not taken for the job.
  */
 export function isJobProcessAlive(pid: number, files: JobFiles): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  const cmdline = `/proc/${pid}/cmdline`;
-  if (!existsSync(cmdline)) return process.platform !== 'linux';
-  try {
-    return readFileSync(cmdline, 'utf8').includes(files.items);
-  } catch {
-    return false;
-  }
+  return isOurProcessAlive(pid, (args) => args.join('\0').includes(files.items));
 }
