@@ -29,16 +29,25 @@ describe('the crawl benchmark report', () => {
     );
   });
 
-  it('judges the targets: ≥ 3× Scrapy’s pages/s, peak RSS ≤ 120 MB', () => {
+  it('judges the targets: ≥ 6× Scrapy’s pages/s, ≤ 0.16× its CPU per page, peak RSS ≤ 100 MB', () => {
     expect(ratioLines(toRow(result('seine', 8, 7.6, 216)), toRow(result('Scrapy', 40, 25, 87.5)))).toEqual([
-      'seine/Scrapy pages/s:      5.00×   target ≥ 3×       PASS',
-      'seine/Scrapy CPU ms/page:  0.30×   (for the record)',
+      'seine/Scrapy pages/s:      5.00×   target ≥ 6×       BELOW',
+      'seine/Scrapy CPU ms/page:  0.30×   target ≤ 0.16×    BELOW',
       'seine/Scrapy peak RSS:     2.47×   (for the record)',
-      'seine peak RSS:            216.0 MB   target ≤ 120 MB   BELOW',
+      'seine peak RSS:            216.0 MB   target ≤ 100 MB   BELOW',
     ]);
     expect(ratioLines(toRow(result('seine', 20, 7.6, 100)), null)).toEqual([
-      'seine/Scrapy pages/s:      not measured (Scrapy was not run)   target ≥ 3×',
-      'seine peak RSS:            100.0 MB   target ≤ 120 MB   PASS',
+      'seine/Scrapy pages/s:      not measured (Scrapy was not run)   target ≥ 6×',
+      'seine peak RSS:            100.0 MB   target ≤ 100 MB   PASS',
+    ]);
+  });
+
+  it('passes a crawl that is ≥ 6× as fast at ≤ 0.16× the CPU and ≤ 100 MB', () => {
+    expect(ratioLines(toRow(result('seine', 6, 3, 99.5)), toRow(result('Scrapy', 40, 25, 87.5)))).toEqual([
+      'seine/Scrapy pages/s:      6.67×   target ≥ 6×       PASS',
+      'seine/Scrapy CPU ms/page:  0.12×   target ≤ 0.16×    PASS',
+      'seine/Scrapy peak RSS:     1.14×   (for the record)',
+      'seine peak RSS:            99.5 MB   target ≤ 100 MB   PASS',
     ]);
   });
 
@@ -46,20 +55,20 @@ describe('the crawl benchmark report', () => {
     const seine = toRow(result('seine', 8, 7.6, 216));
     const crawlee = toRow(result('Crawlee', 20, 23, 300));
     expect(ratioLines(seine, toRow(result('Scrapy', 40, 25, 87.5)), crawlee)).toEqual([
-      'seine/Scrapy pages/s:      5.00×   target ≥ 3×       PASS',
-      'seine/Scrapy CPU ms/page:  0.30×   (for the record)',
+      'seine/Scrapy pages/s:      5.00×   target ≥ 6×       BELOW',
+      'seine/Scrapy CPU ms/page:  0.30×   target ≤ 0.16×    BELOW',
       'seine/Scrapy peak RSS:     2.47×   (for the record)',
       'seine/Crawlee pages/s:     2.50×   (for the record)',
       'seine/Crawlee CPU ms/page: 0.33×   (for the record)',
       'seine/Crawlee peak RSS:    0.72×   (for the record)',
-      'seine peak RSS:            216.0 MB   target ≤ 120 MB   BELOW',
+      'seine peak RSS:            216.0 MB   target ≤ 100 MB   BELOW',
     ]);
     expect(ratioLines(seine, null, crawlee)).toEqual([
-      'seine/Scrapy pages/s:      not measured (Scrapy was not run)   target ≥ 3×',
+      'seine/Scrapy pages/s:      not measured (Scrapy was not run)   target ≥ 6×',
       'seine/Crawlee pages/s:     2.50×   (for the record)',
       'seine/Crawlee CPU ms/page: 0.33×   (for the record)',
       'seine/Crawlee peak RSS:    0.72×   (for the record)',
-      'seine peak RSS:            216.0 MB   target ≤ 120 MB   BELOW',
+      'seine peak RSS:            216.0 MB   target ≤ 100 MB   BELOW',
     ]);
   });
 
