@@ -8,7 +8,7 @@
  * chain let through.
  */
 import { describe, expect, it } from '@jest/globals';
-import { scrapeThrough } from '../../src/engine/spider-chain.js';
+import { scrapeInto, scrapeThrough } from '../../src/engine/spider-chain.js';
 import { DepthMiddleware } from '../../src/middlewares/spider/depth.js';
 import { OffsiteMiddleware } from '../../src/middlewares/spider/offsite.js';
 import { RefererMiddleware } from '../../src/middlewares/spider/referer.js';
@@ -64,18 +64,30 @@ function chain(stats: MemoryStatsCollector, separate: boolean, between?: SpiderM
   return list;
 }
 
-async function run(middlewares: SpiderMiddleware[], depth = 1): Promise<string[]> {
-  const spider = new Shop();
-  for (const mw of middlewares) (mw as { openSpider?: (s: Spider) => void }).openSpider?.(spider);
-  const request = new Request('http://shop.test/page', { callback, meta: { depth } });
-  const response = new Response({ url: request.url, status: 200, body: '', request });
-  const lines: string[] = [];
-  const errors: Error[] = [];
-  for await (const output of scrapeThrough(middlewares, response, request, spider, (error) => errors.push(error))) {
-    lines.push(output instanceof Request ? `${output.url} depth=${String(output.meta.depth)} referer=${output.headers.get('Referer') ?? '-'}` : JSON.stringify(output));
+function describeOutput(output: SpiderOutput): string {
+  return output instanceof Request ? `${output.url} depth=${String(output.meta.depth)} referer=${output.headers.get('Referer') ?? '-'}` : JSON.stringify(output);
+}
+
+/** The outputs as the general path (async generators) gives them, and checks that scrapeInto (the engine's) gives the same. */
+async function run(middlewares: SpiderMiddleware[], depth = 1, cb: typeof callback = callback): Promise<string[]> {
+  const results: string[][] = [];
+  for (const inline of [false, true]) {
+    const spider = new Shop();
+    for (const mw of middlewares) (mw as { openSpider?: (s: Spider) => void }).openSpider?.(spider);
+    const request = new Request('http://shop.test/page', { callback: cb, meta: { depth } });
+    const response = new Response({ url: request.url, status: 200, body: '', request });
+    const lines: string[] = [];
+    const errors: Error[] = [];
+    if (inline) {
+      await scrapeInto(middlewares, response, request, spider, (error) => errors.push(error), (output) => lines.push(describeOutput(output)) > 0);
+    } else {
+      for await (const output of scrapeThrough(middlewares, response, request, spider, (error) => errors.push(error))) lines.push(describeOutput(output));
+    }
+    expect(errors).toEqual([]);
+    results.push(lines);
   }
-  expect(errors).toEqual([]);
-  return lines;
+  expect(results[1]).toEqual(results[0]);
+  return results[0]!;
 }
 
 describe('filter-only spider middlewares as one stage', () => {
@@ -83,6 +95,7 @@ describe('filter-only spider middlewares as one stage', () => {
     const fusedStats = new MemoryStatsCollector();
     const separateStats = new MemoryStatsCollector();
     const fused = await run(chain(fusedStats, false));
+    // run() crawled the page twice (general and inline path): the stats count both.
     expect(fused).toEqual([
       'http://shop.test/a depth=2 referer=http://shop.test/page',
       '{"item":1}',
@@ -91,8 +104,8 @@ describe('filter-only spider middlewares as one stage', () => {
     ]);
     expect(await run(chain(separateStats, true))).toEqual(fused);
     expect(fusedStats.getAll()).toEqual(separateStats.getAll());
-    expect(fusedStats.get('offsite/filtered')).toBe(1);
-    expect(fusedStats.get('urllength/request_ignored_count')).toBe(1);
+    expect(fusedStats.get('offsite/filtered')).toBe(2);
+    expect(fusedStats.get('urllength/request_ignored_count')).toBe(2);
     // One past DEPTH_LIMIT: everything that is a request is dropped by depth, before the others see it.
     expect(await run(chain(new MemoryStatsCollector(), false), 2)).toEqual(['{"item":1}']);
   });
@@ -108,13 +121,14 @@ describe('filter-only spider middlewares as one stage', () => {
       },
     };
     const fused = await run(chain(new MemoryStatsCollector(), false, recorder));
-    // After depth, URL length and referer (later in the chain); before offsite (earlier).
-    expect(seen).toEqual([
+    // After depth, URL length and referer (later in the chain); before offsite (earlier). Twice: run() takes both paths.
+    const once = [
       'http://shop.test/a referer=http://shop.test/page',
       'http://elsewhere.test/b referer=http://shop.test/page',
       'http://shop.test/c referer=-',
       'http://shop.test/d referer=http://shop.test/page',
-    ]);
+    ];
+    expect(seen).toEqual([...once, ...once]);
     expect(fused).toHaveLength(4);
   });
 
@@ -131,5 +145,54 @@ describe('filter-only spider middlewares as one stage', () => {
     expect(lines).not.toContain('{"item":1}');
     // Its own method replaced the URL-length check too.
     expect(lines.some((line) => line.includes('x'.repeat(60)))).toBe(true);
+  });
+});
+
+describe('the inline path (scrapeInto) for plain iterables', () => {
+  const filters = (): SpiderMiddleware[] => chain(new MemoryStatsCollector(), false);
+
+  it('gives a generator’s outputs, promises among them awaited, as the general path does', async () => {
+    function* mixed(): Iterable<SpiderOutput> {
+      yield new Request('http://shop.test/a');
+      yield Promise.resolve({ item: 2 }) as unknown as SpiderOutput;
+      yield null as unknown as SpiderOutput;
+      yield new Request('http://elsewhere.test/b');
+    }
+    expect(await run(filters(), 1, mixed)).toEqual(['http://shop.test/a depth=2 referer=http://shop.test/page', '{"item":2}']);
+  });
+
+  it('keeps outputs before a throw, and filters what processSpiderException gives back', async () => {
+    function* failing(): Iterable<SpiderOutput> {
+      yield { item: 1 };
+      throw new Error('broken page');
+    }
+    const recovering: SpiderMiddleware = {
+      processSpiderException: () => [new Request('http://elsewhere.test/x'), new Request('http://shop.test/retry'), { recovered: true }],
+    };
+    const lines = await run([recovering, ...filters()], 1, failing);
+    expect(lines).toEqual(['{"item":1}', 'http://shop.test/retry depth=2 referer=http://shop.test/page', '{"recovered":true}']);
+  });
+
+  it('stops the generator (its finally runs) when the engine wants no more outputs', async () => {
+    let closed = false;
+    let pulled = 0;
+    function* endless(this: Spider): Iterable<SpiderOutput> {
+      try {
+        for (;;) {
+          pulled++;
+          yield { n: pulled };
+        }
+      } finally {
+        closed = true;
+      }
+    }
+    const spider = new Shop();
+    const request = new Request('http://shop.test/page', { callback: endless });
+    const response = new Response({ url: request.url, status: 200, body: '', request });
+    const got: SpiderOutput[] = [];
+    await scrapeInto(filters(), response, request, spider, () => undefined, (output) => got.push(output) < 3);
+    expect(got).toHaveLength(3);
+    expect(pulled).toBe(3);
+    expect(closed).toBe(true);
   });
 });

@@ -5,7 +5,7 @@ import { callbackOutputs } from '../contracts/callback-output.js';
 import { isCloseSpider, isIgnoreRequest } from '../contracts/control-flow.js';
 import type { DropReason } from '../contracts/events.js';
 import type { EngineState } from './engine-state.js';
-import { scrapeThrough } from './spider-chain.js';
+import { scrapeInto } from './spider-chain.js';
 import type { Ticket } from './ticket.js';
 import type { DownloadedTicket } from './download.js';
 
@@ -44,10 +44,12 @@ export function scrape(state: EngineState): OperatorFunction<DownloadedTicket, S
               failed = true;
               onError(error, response);
             };
-            for await (const output of scrapeThrough(state.spiderMiddlewares, response, request, state.spider, unhandled)) {
-              if (stopped) return;
+            await scrapeInto(state.spiderMiddlewares, response, request, state.spider, unhandled, (output) => {
+              if (stopped) return false;
               subscriber.next({ output, response, ticket });
-            }
+              return true;
+            });
+            if (stopped) return;
           } else if (outcome.kind === 'error') {
             const { request, error } = outcome;
             if (state.failOn(error)) {
