@@ -3,20 +3,20 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createGotFetch } from '../../src/download/fetch-got.js';
+import { createNodeFetch } from '../../src/download/fetch-node.js';
 import { DownloadError, UnsupportedSchemeError } from '../../src/download/download-errors.js';
 import { Request } from '../../src/http/request.js';
 import { fetchOptions } from './local-server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'seine-download-'));
-const fetch = createGotFetch();
+const fetch = createNodeFetch();
 
 afterAll(() => {
   fetch.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('createGotFetch: file and data URLs', () => {
+describe('createNodeFetch: file and data URLs', () => {
   it('reads a file:// URL: status 200, the bytes, no headers', async () => {
     const path = join(dir, 'page.html');
     writeFileSync(path, '<title>local</title>');

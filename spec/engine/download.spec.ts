@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Subject, type Subscription } from 'rxjs';
-import { createGotFetch, download, type DownloadedTicket, type Ticket } from '../../src/operators/index.js';
+import { createNodeFetch, download, type DownloadedTicket, type Ticket } from '../../src/operators/index.js';
 import { CloseSpider, IgnoreRequest, Request, type DownloaderMiddleware, type Response } from '../../src/index.js';
 import { ArrayScheduler, FakeSlots, closeHookScenario, deferred, makeState, okResponse, pathOf, req, settleAll, type Deferred, type StateParts } from './fakes.js';
 
@@ -281,9 +281,9 @@ describe('download: teardown', () => {
 
       // As src/crawler/crawl-defaults-builtin.ts createFetch calls it: the crawl's abort signal on every transfer.
       const abort = new AbortController();
-      const gotFetch = createGotFetch();
-      closeFetch = () => gotFetch.close();
-      const fetch = (request: Request): Promise<Response> => gotFetch(request, { signal: abort.signal, timeoutMs: 0, maxSize: 0, warnSize: 0, proxy: null });
+      const httpFetch = createNodeFetch();
+      closeFetch = () => httpFetch.close();
+      const fetch = (request: Request): Promise<Response> => httpFetch(request, { signal: abort.signal, timeoutMs: 0, maxSize: 0, warnSize: 0, proxy: null });
 
       const t = makeState({ abort, fetch });
       expect(t.state.abort).toBe(abort);

@@ -49,6 +49,7 @@ export {
   type Fingerprint, type SchedulerOptions, type SchedulerDependencies, type DiskPriorityQueueOptions, type RequestDict,
 } from '../scheduler/index.js';
 export { DownloadSlots, DownloadSlot, readSlotSettings, type DownloadSlotsOptions, type SlotOverrides, type SharedRate } from '../throttle/index.js';
+export { createNodeFetch, httpFetchOptionsFromSettings, type HttpFetch, type HttpFetchOptions } from '../download/fetch-node.js';
 export { createGotFetch, gotFetchOptionsFromSettings, type GotFetch, type GotFetchOptions } from '../download/fetch-got.js';
 export type { FetchFn, FetchOptions } from '../download/fetch-contract.js';
 export { fingerprint, type FingerprintOptions } from '../http/fingerprint.js';

@@ -5,8 +5,8 @@ import type { Request } from '../../http/request.js';
 import type { Response } from '../../http/response.js';
 import type { Logger } from '../../log/index.js';
 import type { FetchOptions, WarnSizeStage } from '../fetch-contract.js';
-import type { GotFetch } from '../fetch-got.js';
-import { gotFetchOptionsFromSettings, type GotFetchOptions } from '../got-options.js';
+import { createNodeFetch } from '../fetch-node.js';
+import { httpFetchOptionsFromSettings, type HttpFetch, type HttpFetchOptions } from '../fetch-options.js';
 import type { DownloadHandler, DownloadHandlerContext } from './download-handler.js';
 
 /** Scrapy's warnings (its HTTP/1.1 handler; the decompressed one as HttpCompressionMiddleware >= 2.11 words it), with the size. */
@@ -17,39 +17,40 @@ function warnSizeMessage(stage: WarnSizeStage, size: number, warnSize: number, r
 }
 
 /**
- * got and its dependencies take ~110 ms and ~10 MB to load, which a command
- * that downloads nothing (`seine runspider` of a spider that yields no
- * request, `seine check -l`) never pays, and which a crawl pays while its
- * first request is on its way anyway (warmUp). When got cannot be loaded (a
- * cut-short install), every download rejects with one DependencyMissingError,
- * which stops the crawl (src/engine/engine-state.ts).
+ * got, for HTTP/2 only (H2DownloadHandler): it and its dependencies take
+ * ~110 ms and ~10–30 MB to load, which a crawl over HTTP/1.1 never pays, and
+ * which an HTTP/2 crawl pays while its first request is on its way anyway
+ * (warmUp). When got cannot be loaded (a cut-short install), every HTTP/2
+ * download rejects with one DependencyMissingError, which stops the crawl
+ * (src/engine/engine-state.ts).
  */
-const gotFetchModule = lazyModule('got', 'downloading pages', () => import('../fetch-got.js'));
+const gotFetchModule = lazyModule('got', 'downloading over HTTP/2 (H2DownloadHandler)', () => import('../fetch-got.js'));
 
 /**
- * The `http` and `https` schemes, through got (src/download/fetch-got.ts),
+ * The `http` and `https` schemes, over HTTP/1.1 with node:http
+ * (src/download/fetch-node.ts; got only for H2DownloadHandler's HTTP/2),
  * with DOWNLOAD_TIMEOUT, DOWNLOAD_MAXSIZE, DOWNLOAD_WARNSIZE and their
  * `meta` overrides, and `meta.proxy`. One instance serves both schemes.
  */
 export class HttpDownloadHandler implements DownloadHandler {
-  readonly #options: GotFetchOptions;
+  readonly #options: HttpFetchOptions;
   readonly #signal: AbortSignal;
   readonly #timeoutMs: number;
   readonly #maxSize: number;
   readonly #warnSize: number;
   readonly #logger: Logger;
   readonly #bodyDir: string;
-  #fetch: GotFetch | undefined;
-  #loading: Promise<GotFetch> | undefined;
+  #fetch: HttpFetch | undefined;
+  #loading: Promise<HttpFetch> | undefined;
 
   static fromCrawler(crawler: Crawler, context: DownloadHandlerContext): HttpDownloadHandler {
     return new HttpDownloadHandler(crawler, context);
   }
 
   /** `client`: options laid over the settings' (H2DownloadHandler's `http2`). */
-  constructor(crawler: Crawler, { signal }: DownloadHandlerContext, client: Partial<GotFetchOptions> = {}) {
+  constructor(crawler: Crawler, { signal }: DownloadHandlerContext, client: Partial<HttpFetchOptions> = {}) {
     const settings = crawler.settings;
-    this.#options = { ...gotFetchOptionsFromSettings(settings), ...client };
+    this.#options = { ...httpFetchOptionsFromSettings(settings), ...client };
     this.#signal = signal;
     this.#timeoutMs = settings.getFloat('DOWNLOAD_TIMEOUT') * 1000;
     this.#maxSize = settings.getInt('DOWNLOAD_MAXSIZE');
@@ -65,8 +66,8 @@ export class HttpDownloadHandler implements DownloadHandler {
     return fetch !== undefined ? fetch(request, this.#fetchOptions(request)) : this.#load().then((ready) => ready(request, this.#fetchOptions(request)));
   }
 
-  // The engine waits for this before the first request leaves (src/engine/throttle.ts), so that loading got is not
-  // counted in the first download's time, nor taken off the DOWNLOAD_DELAY between the first two requests.
+  // The engine waits for this before the first request leaves (src/engine/throttle.ts), so that loading got (HTTP/2) is
+  // not counted in the first download's time, nor taken off the DOWNLOAD_DELAY between the first two requests.
   async warmUp(): Promise<void> {
     await this.#load();
   }
@@ -75,7 +76,8 @@ export class HttpDownloadHandler implements DownloadHandler {
     this.#fetch?.close();
   }
 
-  #load(): Promise<GotFetch> {
+  #load(): Promise<HttpFetch> {
+    if (this.#options.http2 !== true) return (this.#loading ??= Promise.resolve((this.#fetch = createNodeFetch(this.#options))));
     return (this.#loading ??= gotFetchModule().then((module) => (this.#fetch = module.createGotFetch(this.#options))));
   }
 
