@@ -1,6 +1,6 @@
 /**
- * What an HTTP client costs per request: seine's downloader (createGotFetch),
- * got's promise API, plain node:http, undici.request and Node's global fetch,
+ * What an HTTP client costs per request: seine's downloader (createNodeFetch,
+ * and createGotFetch, H2DownloadHandler's), got's promise API, plain node:http, undici.request and Node's global fetch,
  * each GETting the crawl benchmark's ~12.7 KB pages from a local keep-alive
  * server, one at a time and 16 at a time. Reports requests/s and the
  * client's CPU µs per request, medians of the runs.
@@ -17,7 +17,7 @@
  * bench/.peers/undici/ (git-ignored; bench/download/undici-peer.ts). When it
  * cannot be installed, undici.request is skipped with a note.
  *
- *   npm run bench:download [-- --requests 5000 --runs 3 --warmup 3000 --pages 200 --clients seine,got,http,undici,fetch]
+ *   npm run bench:download [-- --requests 5000 --runs 3 --warmup 3000 --pages 200 --clients seine,seine-got,got,http,undici,fetch]
  */
 
 import { fork, spawn, type ChildProcess } from 'node:child_process';
@@ -156,8 +156,8 @@ async function main(): Promise<void> {
   const rows = summarize(samples).sort((a, b) => rank(a.mode, a.client) - rank(b.mode, b.client));
   console.log(`\nMedians of ${RUNS} runs (load average before and after each run: ${loads.join(' → ')}):\n`);
   console.log(formatTable(rows));
-  const subjects = labels.filter((l) => l === CLIENTS.seine.label || l === CLIENTS.got.label);
-  const baselines = labels.filter((l) => l !== CLIENTS.seine.label);
+  const subjects = labels.filter((l) => l === CLIENTS.seine.label || l === CLIENTS['seine-got'].label || l === CLIENTS.got.label);
+  const baselines = labels.filter((l) => l !== CLIENTS['seine-got'].label);
   const overhead = formatOverhead(rows, subjects, baselines, PAGE_BUDGET_US);
   if (overhead !== '') console.log(`\nClient CPU per request above the others (difference of medians; % of a crawl page's ~${PAGE_BUDGET_US / 1000} ms of CPU):\n${overhead}`);
   console.log('\nClients:');

@@ -27,26 +27,35 @@ export interface ClientInfo {
 const TIMEOUT_MS = 180_000;
 const MAX_SOCKETS = 16;
 
+/** seine's downloader as the engine calls it: seine's Request in, seine's Response out. */
+async function seineClient(which: 'node' | 'got'): Promise<Client> {
+  const fetch = which === 'node'
+    ? (await import('../../src/download/fetch-node.js')).createNodeFetch({ maxSocketsPerHost: MAX_SOCKETS })
+    : (await import('../../src/download/fetch-got.js')).createGotFetch({ maxSocketsPerHost: MAX_SOCKETS });
+  const { Request } = await import('../../src/http/request.js');
+  const options = { signal: new AbortController().signal, timeoutMs: TIMEOUT_MS, maxSize: 1024 * 1024 * 1024, warnSize: 32 * 1024 * 1024, proxy: null };
+  // The engine hands the downloader Requests it already has: build each URL's once, outside the measurement.
+  const requests = new Map<string, InstanceType<typeof Request>>();
+  return {
+    get: async (url) => {
+      let request = requests.get(url);
+      if (request === undefined) requests.set(url, (request = new Request(url)));
+      return (await fetch(request, options)).body.length;
+    },
+    close: () => fetch.close(),
+  };
+}
+
 export const CLIENTS = {
   seine: {
+    label: 'seine createNodeFetch',
+    note: 'src/download/fetch-node.ts as the engine calls it (HTTP/1.1, every crawl): node:http with seine\'s keep-alive AgentPool, seine\'s Response, DOWNLOAD_TIMEOUT 180 s, MAXSIZE 1 GiB, WARNSIZE 32 MiB, Accept-Encoding: gzip, deflate, br',
+    make: () => seineClient('node'),
+  },
+  'seine-got': {
     label: 'seine createGotFetch',
-    note: 'src/download/fetch-got.ts as the engine calls it: got 14 stream, seine\'s Response, DOWNLOAD_TIMEOUT 180 s, MAXSIZE 1 GiB, WARNSIZE 32 MiB, Accept-Encoding: gzip, deflate, br',
-    async make() {
-      const { createGotFetch } = await import('../../src/download/fetch-got.js');
-      const { Request } = await import('../../src/http/request.js');
-      const fetch = createGotFetch({ maxSocketsPerHost: MAX_SOCKETS });
-      const options = { signal: new AbortController().signal, timeoutMs: TIMEOUT_MS, maxSize: 1024 * 1024 * 1024, warnSize: 32 * 1024 * 1024, proxy: null };
-      // The engine hands the downloader Requests it already has: build each URL's once, outside the measurement.
-      const requests = new Map<string, InstanceType<typeof Request>>();
-      return {
-        get: async (url) => {
-          let request = requests.get(url);
-          if (request === undefined) requests.set(url, (request = new Request(url)));
-          return (await fetch(request, options)).body.length;
-        },
-        close: () => fetch.close(),
-      };
-    },
+    note: 'src/download/fetch-got.ts (H2DownloadHandler\'s client, HTTP/1.1 here): got 14 stream, otherwise as seine createNodeFetch',
+    make: () => seineClient('got'),
   },
   got: {
     label: 'got 14 promise API',
@@ -54,7 +63,7 @@ export const CLIENTS = {
     async make() {
       const http = await import('node:http');
       const { default: got } = await import('got');
-      // From got-options.ts, which fetch-got.ts re-exports: importing fetch-got.ts would load the whole downloader into this row's RSS.
+      // From got-options.ts, which fetch-got.ts re-exports: importing fetch-got.ts would load seine's downloader into this row's RSS.
       const { seineGotOptions } = await import('../../src/download/got-options.js');
       const agent = new http.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS });
       const client = got.extend({

@@ -4,8 +4,9 @@ import { SeineError } from '../errors/seine-error.js';
  * Why a download failed, in Twisted's/Scrapy's categories so that a Scrapy
  * user recognises them in logs and in the stats key
  * `downloader/exception_type_count/<error.name>`. Every failure of
- * createGotFetch() is one of these (or an AbortError): no got error class
- * leaves src/download/, the original is kept as `cause`.
+ * createNodeFetch() and createGotFetch() is one of these (or an AbortError):
+ * no Node or got error class leaves src/download/, the original is kept as
+ * `cause`.
  */
 export class DownloadError extends SeineError {
   // Typed `string`, not the literal, so that each subclass can declare its own code.

@@ -2,9 +2,10 @@ import type { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
 
 /**
- * The one function that talks to the network (docs/contributing.md: only
- * src/download/fetch-got.ts imports got); every stage receives it as an
- * option so that tests can pass a fake.
+ * The one function that talks to the network (src/download/fetch-node.ts,
+ * or fetch-got.ts for HTTP/2: the only module that imports got, see
+ * docs/contributing.md); every stage receives it as an option so that tests
+ * can pass a fake.
  */
 export interface FetchOptions {
   /** Aborts the transfer (unsubscribing from a crawl, a forced shutdown). */

@@ -3,7 +3,7 @@ import {
 } from './download-errors.js';
 import { ProxyTunnelFailure } from './proxy-agent.js';
 
-/** What fetch-got knew about the transfer when it failed. */
+/** What the client (response-receiver.ts) knew about the transfer when it failed. */
 export interface FailureContext {
   url: string;
   responseReceived: boolean;
@@ -22,9 +22,9 @@ const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NODATA', 'EAI_NONAME',
 const LOST_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_HTTP_CONTENT_LENGTH_MISMATCH']);
 
 /**
- * got wraps every failure in its own RequestError (with the Node error as
- * `cause`); this unwraps it into seine's categories. The cause kept is the
- * Node error, never got's class.
+ * Node's errors (fetch-node.ts) and got's RequestError, which wraps the Node
+ * error as `cause` (fetch-got.ts), into seine's categories. The cause kept is
+ * the Node error, never got's class.
  */
 export function mapDownloadError(error: unknown, context: FailureContext): DownloadError {
   const root = rootCause(error);

@@ -17,7 +17,7 @@ export interface ProxyTarget {
   authorization: string | null;
 }
 
-/** The proxy answered CONNECT with something other than 2xx, or closed first. fetch-got turns it into a TunnelError. */
+/** The proxy answered CONNECT with something other than 2xx, or closed first. map-download-error.ts turns it into a TunnelError. */
 export class ProxyTunnelFailure extends Error {
   constructor(readonly proxy: string, readonly status: number | null, readonly reason: string) {
     super(`CONNECT through ${proxy} failed: ${status ?? ''} ${reason}`.replace('  ', ' '));

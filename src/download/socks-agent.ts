@@ -27,7 +27,7 @@ export interface SocksTarget {
 }
 
 // Loaded with the first SOCKS tunnel: bundled, the package and its address parser (ip-address) made a
-// 225 KB chunk that every crawl parsed with got's client, though most never use a SOCKS proxy.
+// 225 KB chunk that every crawl parsed with its HTTP client, though most never use a SOCKS proxy.
 const socks = lazyPackage<typeof import('socks')>('socks', 'SOCKS5 proxies (socks5:// in meta.proxy or PROXY_LIST)');
 
 async function openTunnel(proxy: SocksTarget, options: http.RequestOptions): Promise<net.Socket> {

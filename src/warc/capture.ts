@@ -33,7 +33,7 @@ export interface Capture {
   readonly truncated: string | null;
 }
 
-/** What seine's HTTP client sends besides the request's own headers (src/download/fetch-got.ts). */
+/** What seine's HTTP client sends besides the request's own headers (src/download/fetch-node.ts, and fetch-got.ts for HTTP/2). */
 const CLIENT_ACCEPT_ENCODING = 'gzip, deflate, br';
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 /** Sent to a proxy, not to the site: not part of the exchange with the site. */
@@ -102,7 +102,7 @@ export function captureDownload(
   if ((request.body.length > 0 || METHODS_WITH_BODY.has(request.method)) && !request.headers.has('content-length')) requestHeaders.push(['Content-Length', String(request.body.length)]);
   const protocol = response.protocol ?? 'HTTP/1.1';
   const body = wire?.body ?? response.body;
-  // Without the wire form, fetch-got.ts has already removed the Content-Encoding it decoded.
+  // Without the wire form, the HTTP client (src/download/build-response.ts) has already removed the Content-Encoding it decoded.
   const headers = wire === null ? pairsOf(response.headers.entries()) : wire.headers.map(([name, value]) => [name, value] as [string, string]);
   const reason = wire?.statusText || (STATUS_CODES[response.status] ?? '');
   return {

@@ -41,7 +41,7 @@ export function takeNetworkExchange(response: Response): NetworkExchange | undef
 /**
  * A response of seine's HTTP client as the server sent it, before the body
  * was decoded (Content-Encoding) and with the status line's own words:
- * fetch-got.ts keeps it when WARC_ENABLED asks (got-options.ts, `keepWire`).
+ * src/download/build-response.ts keeps it when WARC_ENABLED asks (fetch-options.ts, `keepWire`).
  */
 export interface WireResponse {
   readonly statusText: string;

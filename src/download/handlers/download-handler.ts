@@ -12,7 +12,7 @@ export interface DownloadHandler {
   downloadRequest(request: Request, spider: Spider): Promise<Response>;
   /** Called once when the crawl closes, for a handler that was used. */
   close?(): unknown;
-  /** Loads what the handler needs before the crawl's first request leaves (got, for the HTTP handler). */
+  /** Loads what the handler needs before the crawl's first request leaves (got, for H2DownloadHandler). */
   warmUp?(): Promise<void>;
 }
 

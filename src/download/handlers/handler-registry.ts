@@ -71,7 +71,7 @@ export class DownloadHandlers {
     return ready !== undefined ? ready(request) : this.#first(request);
   }
 
-  /** Builds the handlers that have something to load before the first request (got) and waits for it. */
+  /** Builds the handlers that have something to load before the first request (got, for HTTP/2) and waits for it. */
   async warmUp(): Promise<void> {
     for (const [scheme, cls] of this.#classes) {
       if (cls !== null && typeof cls.prototype.warmUp === 'function') await this.#handlerOf(scheme, cls).warmUp?.();
