@@ -6,6 +6,7 @@ import { dropNonXmlChars, hasNonXmlChars } from './xml-chars.js';
 import { CLOSED_BY, RAW_TEXT_ELEMENTS, VOID_ELEMENTS } from './html-rules.generated.js';
 import { BOOLEAN_ATTRIBUTES } from './html-vocabulary.js';
 import { pythonStrip } from '../python/strip.js';
+import { lexHtml } from './html-lexer.js';
 
 /**
  * Builds an HTML document tree that matches what lxml's HTML parser (used by
@@ -72,7 +73,7 @@ class HtmlTreeBuilder implements TokenizerCallbacks {
    */
   private readonly compact: boolean;
   /** The page holds a character libxml2 drops from text (xml-chars.ts); almost none do. */
-  private readonly controls: boolean;
+  readonly controls: boolean;
   private attrName = '';
   private attrValue = '';
   /** A start tag (and maybe an attribute) still open when the input ends: libxml2 keeps it. */
@@ -375,6 +376,9 @@ function localPart(name: string): string {
  */
 export function parseHtml(text: string): DomNode {
   return parseLikeParsel(text, pythonStrip, (source) => {
+    const fast = new HtmlTreeBuilder(source);
+    // html-lexer.ts covers the markup pages are made of; it hands anything else back, and the page is lexed again here.
+    if (!fast.controls && lexHtml(source, fast)) return fast.doc;
     const builder = new HtmlTreeBuilder(source);
     const tokenizer = new Tokenizer({ xmlMode: false, decodeEntities: false, recognizeSelfClosing: true }, builder);
     builder.tokenizer = tokenizer;

@@ -11,8 +11,11 @@ import { checkDefault, checkRegex, checkString, checkXPathArguments } from './ba
  *
  * Indexing past the end throws `IndexError: list index out of range` instead
  * of returning undefined, and negative indexes count from the end, as in
- * Python. That needs a Proxy; it costs one trap per indexed read, which is
- * why seine's own code iterates with for…of over the target array instead.
+ * Python. That needs a Proxy; it costs one trap per indexed read, and a
+ * push or an iteration through the Proxy is a trap per element, so seine's
+ * own code fills and reads the array behind it (`itemsOf`): results were
+ * pushed through the Proxy, which took a fifth of the listing benchmark
+ * (docs/performance.md, issue 26).
  */
 export class SelectorList extends Array<Selector> {
   constructor(...items: Selector[] | [number]) {
@@ -43,14 +46,16 @@ export class SelectorList extends Array<Selector> {
   xpath(query: string, variables?: XPathVariables, options?: XPathOptions): SelectorList {
     checkXPathArguments('SelectorList.xpath()', query, variables, options);
     const out = new SelectorList();
-    for (const sel of this) for (const found of sel.xpath(query, variables, options)) out.push(found);
+    const into = itemsOf(out);
+    for (const sel of itemsOf(this)) for (const found of itemsOf(sel.xpath(query, variables, options))) into.push(found);
     return out;
   }
 
   css(query: string): SelectorList {
     checkString('SelectorList.css()', 'the query', query);
     const out = new SelectorList();
-    for (const sel of this) for (const found of sel.css(query)) out.push(found);
+    const into = itemsOf(out);
+    for (const sel of itemsOf(this)) for (const found of itemsOf(sel.css(query))) into.push(found);
     return out;
   }
 
@@ -58,14 +63,15 @@ export class SelectorList extends Array<Selector> {
   get(): string | null;
   get(def: string): string;
   get(def: string | null = null): string | null {
-    checkDefault('SelectorList.get()', def);
-    for (const sel of this) return sel.get();
-    return def;
+    if (def !== null) checkDefault('SelectorList.get()', def);
+    const items = itemsOf(this);
+    return items.length > 0 ? items[0]!.get() : def;
   }
 
   getall(): string[] {
-    const out: string[] = [];
-    for (const sel of this) out.push(sel.get());
+    const items = itemsOf(this);
+    const out: string[] = new Array(items.length);
+    for (let i = 0; i < items.length; i++) out[i] = items[i]!.get();
     return out;
   }
 
@@ -123,8 +129,21 @@ function listOf(items: readonly Selector[]): SelectorList {
   return list;
 }
 
+/** Asked of the Proxy, answers the array behind it. Module-private: users only ever hold the Proxy. */
+const TARGET = Symbol('SelectorList target');
+
+/**
+ * The plain array behind a SelectorList, to push into and read without a
+ * Proxy trap per element. Only for seine's selector code; what is pushed
+ * here shows in the list.
+ */
+export function itemsOf(list: SelectorList): Selector[] {
+  return ((list as unknown as Record<symbol, Selector[] | undefined>)[TARGET] ?? list) as Selector[];
+}
+
 const INDEX_GUARD: ProxyHandler<SelectorList> = {
   get(target, key, receiver) {
+    if (key === TARGET) return target;
     if (typeof key === 'string') {
       const first = key.charCodeAt(0);
       if ((first >= 48 && first <= 57) || first === 45) {

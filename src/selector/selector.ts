@@ -8,7 +8,7 @@ import { evaluateXPath, pythonFloatRepr, type XPathVariables } from '../xpath/in
 import { cssToXPath } from '../css/index.js';
 import { extractRegex } from './extract-regex.js';
 import { pythonRepr, shorten } from '../python/str-repr.js';
-import { SelectorList } from './selector-list.js';
+import { SelectorList, itemsOf } from './selector-list.js';
 import {
   BadArgumentError,
   checkDefault,
@@ -112,11 +112,15 @@ export class Selector {
     const namespaces = options?.namespaces === undefined ? this.ownNamespaces : { ...this.ownNamespaces, ...options.namespaces };
     const value = evaluateXPath(query, root, { namespaces, variables });
     const list = new SelectorList();
+    const items = itemsOf(list);
     if (Array.isArray(value)) {
       // lxml's Python layer leaves document nodes out of results (`/`, `..` from the root).
-      for (const node of value) if (node.kind !== DOCUMENT) list.push(this.child(node, query));
+      for (let i = 0; i < value.length; i++) {
+        const node = value[i]!;
+        if (node.kind !== DOCUMENT) items.push(this.child(node, query));
+      }
     } else {
-      list.push(this.child(value, query));
+      items.push(this.child(value, query));
     }
     return list;
   }
