@@ -195,4 +195,22 @@ describe('the inline path (scrapeInto) for plain iterables', () => {
     expect(pulled).toBe(3);
     expect(closed).toBe(true);
   });
+
+  it('leaves out a middleware that says it passes this response’s outputs through (passesOutputsOf), and keeps one that does not', async () => {
+    const calls: string[] = [];
+    const passing = (passes: boolean): SpiderMiddleware & { passesOutputsOf(response: Response): boolean } => ({
+      passesOutputsOf: () => passes,
+      async *processSpiderOutput(_response: Response, result: AsyncIterable<SpiderOutput>) {
+        calls.push(`called (passes=${String(passes)})`);
+        yield* result;
+      },
+    });
+    const expected = ['http://shop.test/a depth=2 referer=http://shop.test/page', '{"item":1}', 'http://shop.test/c depth=2 referer=-', 'http://shop.test/d depth=2 referer=http://shop.test/page'];
+    expect(await run([passing(true), ...filters()])).toEqual(expected);
+    // Called once: by the general path only.
+    expect(calls).toEqual(['called (passes=true)']);
+    calls.length = 0;
+    expect(await run([passing(false), ...filters()])).toEqual(expected);
+    expect(calls).toEqual(['called (passes=false)', 'called (passes=false)']);
+  });
 });

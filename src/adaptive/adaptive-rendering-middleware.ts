@@ -73,6 +73,11 @@ export class AdaptiveRenderingMiddleware implements SpiderMiddleware {
     return (this.#predictor ??= RenderingPredictor.of(this.#crawler));
   }
 
+  /** Pages not fetched for `'auto'` rendering: their outputs pass untouched, and the engine may leave this middleware out. */
+  passesOutputsOf(response: Response): boolean {
+    return judged(response) === null;
+  }
+
   processSpiderOutput(response: Response, result: AsyncIterable<SpiderOutput>, spider: Spider): AsyncIterable<SpiderOutput> {
     const request = judged(response);
     if (request === null) return result;

@@ -48,3 +48,20 @@ export function isFilterOnly(middleware: SpiderMiddleware): middleware is Filter
   const method = middleware.processSpiderOutput as unknown as Record<symbol, unknown> | undefined;
   return method?.[FILTERS] === true && typeof (middleware as Partial<FilteringMiddleware>).outputFilter === 'function';
 }
+
+/**
+ * A spider middleware whose processSpiderOutput hands most responses'
+ * outputs back untouched (AdaptiveRenderingMiddleware: all but `'auto'`
+ * pages) says which with `passesOutputsOf`; for those responses the
+ * engine leaves it out of the output chain, so the filter-only middlewares
+ * can still run inline (src/engine/spider-chain.ts, scrapeInto).
+ */
+export interface PassingMiddleware extends SpiderMiddleware {
+  /** True when processSpiderOutput would return the outputs of this response unchanged. */
+  passesOutputsOf(response: Response): boolean;
+}
+
+/** True when the middleware says it passes this response's outputs through untouched. */
+export function passesOutputsOf(middleware: SpiderMiddleware, response: Response): boolean {
+  return typeof (middleware as Partial<PassingMiddleware>).passesOutputsOf === 'function' && (middleware as PassingMiddleware).passesOutputsOf(response);
+}

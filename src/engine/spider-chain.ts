@@ -3,7 +3,7 @@ import type { Response } from '../http/response.js';
 import type { Spider } from '../contracts/spider.js';
 import type { SpiderMiddleware, SpiderOutput } from '../contracts/components.js';
 import { callbackOutputs } from '../contracts/callback-output.js';
-import { isFilterOnly, type FilteringMiddleware, type OutputFilterFn } from '../contracts/output-filter.js';
+import { isFilterOnly, passesOutputsOf, type FilteringMiddleware, type OutputFilterFn } from '../contracts/output-filter.js';
 import { isObservable } from 'rxjs';
 import type { CallbackResult } from '../http/request.js';
 import { asError } from './downloader-chain.js';
@@ -40,8 +40,9 @@ export async function* scrapeThrough(
  * through the filters and out in one synchronous loop: with ~85 outputs per
  * page, the four async generators of the general path cost ~340 promises
  * and iterator results per page (docs/performance.md, "CPU per page").
- * Anything else (an async callback, an Observable, a middleware of its own
- * over the outputs) takes the general path.
+ * A middleware that passes this response's outputs through untouched
+ * (`passesOutputsOf`) does not count. Anything else (an async callback, an
+ * Observable, a middleware of its own over the outputs) takes the general path.
  */
 export async function scrapeInto(
   middlewares: readonly SpiderMiddleware[],
@@ -51,7 +52,7 @@ export async function scrapeInto(
   onUnhandledError: (error: Error) => void,
   emit: (output: SpiderOutput) => boolean,
 ): Promise<void> {
-  if (!middlewares.every((mw) => mw.processSpiderOutput === undefined || isFilterOnly(mw))) {
+  if (!middlewares.every((mw) => mw.processSpiderOutput === undefined || isFilterOnly(mw) || passesOutputsOf(mw, response))) {
     for await (const output of scrapeThrough(middlewares, response, request, spider, onUnhandledError)) if (!emit(output)) return;
     return;
   }
