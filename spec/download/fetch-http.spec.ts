@@ -5,7 +5,7 @@ import { createNodeFetch, httpFetchOptionsFromSettings, type HttpFetch } from '.
 import { HTTP_CLIENTS, type HttpFetchFactory } from './http-clients.js';
 import { Settings } from '../../src/settings/index.js';
 import {
-  AbortError, ConnectionLostError, ConnectionRefusedError, DecompressionError, DnsLookupError, MaxSizeError, TimeoutError,
+  AbortError, ConnectionLostError, ConnectionRefusedError, DecompressionError, DnsLookupError, DownloadError, MaxSizeError, TimeoutError,
 } from '../../src/download/download-errors.js';
 import { Request } from '../../src/http/request.js';
 import { closed, closedPort, fetchOptions, startHttpServer, startHttpsServer, startTcpServer, type LocalServer } from './local-server.js';
@@ -140,6 +140,20 @@ describe.each(HTTP_CLIENTS)('%s', (_name, factory) => {
       }
       expect(lengths).toEqual([['POST', '0', null], ['GET', null, null], ['DELETE', null, null]]);
     });
+
+    it('sends the credentials of a URL as Basic Authorization, percent-decoded', async () => {
+      server = await echoServer();
+      const url = server.url.replace('//', '//us%40er:p%3Ass@');
+      const echo = (await fetch(new Request(`${url}/private`), fetchOptions())).json() as { url: string; headers: Record<string, string> };
+      expect([echo.url, echo.headers['authorization']]).toEqual(['/private', `Basic ${Buffer.from('us@er:p:ss').toString('base64')}`]);
+    });
+
+    it('fails with a DownloadError, not a TypeError, on a header value that cannot go on the wire', async () => {
+      server = await echoServer();
+      const error = await failure(fetch(new Request(server.url, { headers: { 'X-Bad': 'a\u0000b' } }), fetchOptions()));
+      expect(error).toBeInstanceOf(DownloadError);
+      expect(error.message).toMatch(/^Error downloading http:\/\/127\.0\.0\.1:\d+\/?: Invalid character in header content \["x-bad"\] \(ERR_INVALID_CHAR\)\.$/);
+    });
   });
 
   describe('compression', () => {
@@ -243,6 +257,18 @@ describe.each(HTTP_CLIENTS)('%s', (_name, factory) => {
       expect(elapsed).toBeGreaterThanOrEqual(190);
       expect(elapsed).toBeLessThan(600);
       await closed(server.sockets[0]!);
+    });
+
+    it('times out a request still waiting for a pooled connection, without waiting for one to come free', async () => {
+      server = await startTcpServer((socket) => socket.resume());
+      fetch.close();
+      fetch = create({ maxSocketsPerHost: 1 });
+      const first = failure(fetch(new Request(`${server.url}/hangs`), fetchOptions({ timeoutMs: 2000 })));
+      const started = Date.now();
+      const queued = await failure(fetch(new Request(`${server.url}/queued`), fetchOptions({ timeoutMs: 200 })));
+      expect(queued).toBeInstanceOf(TimeoutError);
+      expect(Date.now() - started).toBeLessThan(1500);
+      expect(await first).toBeInstanceOf(TimeoutError);
     });
 
     it('counts the body in the timeout: a body that trickles past it fails', async () => {

@@ -71,7 +71,8 @@ export function createNodeFetch(options: HttpFetchOptions = {}): HttpFetch {
       fail: (error) => {
         if (failure !== null) return;
         failure = error;
-        current?.source?.destroy(error);
+        // Settled now, not when node reports the destroyed request: one still queued for a socket reports nothing until it gets one.
+        current?.onError(error);
       },
       failure: () => failure,
     };
@@ -167,7 +168,7 @@ function send(scheme: string, init: RequestOptions, body: Buffer | null, receive
   let response: IncomingMessage | null = null;
   receiver.onRequest(req);
   receiver.source = {
-    destroy: (error?: Error) => req.destroy(error),
+    destroy: () => req.destroy(),
     pause: () => response?.pause(),
     resume: () => response?.resume(),
   };

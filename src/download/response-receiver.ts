@@ -22,8 +22,7 @@ export interface TransferState {
 
 /** What the receiver drives on the transport: stop it, and hold the body while the disk catches up. */
 export interface TransferSource {
-  /** With `error`, the transport reports it as its failure (a request still waiting for its socket reports nothing without one). */
-  destroy(error?: Error): void;
+  destroy(): void;
   pause(): void;
   resume(): void;
 }
