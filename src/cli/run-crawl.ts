@@ -18,6 +18,7 @@ import { parseFeedOption } from './feed-option.js';
 import { SpiderArgumentError } from '../contracts/spider-errors.js';
 import { FORCES_ON_SECOND_SIGNAL, forceExit } from '../extensions/watchdog.js';
 import { MONITORS_FAILED_STAT } from '../monitors/index.js';
+import { WORKER_SETTINGS, workerLink, workerNumber } from '../workers/worker-runtime.js';
 
 export interface CrawlOptionArgs {
   a?: string[];
@@ -96,6 +97,8 @@ export function cmdlineSettings(settings: Settings): Record<string, unknown> {
 export function crawlExitStatus(crawler: Pick<CrawlerImpl, 'stats'>): number {
   const stats = crawler.stats.getAll();
   if (Object.keys(stats).some((key) => key.startsWith('feedexport/failed_count/') && Number(stats[key]) > 0)) return 1;
+  // --workers N: a worker that died left the crawl short (its requests went to the others, or, with none left, the crawl stopped).
+  if (Number(stats['workers/failed'] ?? 0) > 0) return 1;
   return Number(stats[MONITORS_FAILED_STAT] ?? 0) > 0 ? MONITORS_FAILED_EXIT_STATUS : 0;
 }
 
@@ -105,8 +108,21 @@ export const MONITORS_FAILED_EXIT_STATUS = 3;
 /** Runs the crawl to its end and returns its crawler (its stats, its finish reason). */
 export async function runCrawl({ spiderClass, args, feeds, settings, projectSettings, customSettings, logBus, reconfigureLog, spiderFile }: RunCrawlOptions): Promise<CrawlerImpl> {
   const spiderArgs = parseSpiderArgs(args.a ?? []);
-  const crawler = new CrawlerImpl(spiderClass, { args: spiderArgs, settings: cmdlineSettings(settings), projectSettings, customSettings, feeds, ...(spiderFile === undefined ? {} : { spiderFile }) }, logBus);
+  // A worker of `--workers N` (src/workers/): the coordinator that started it writes the feeds, keeps JOBDIR, dumps the stats,
+  // and hears Ctrl-C (which the terminal sends to every process of the group): it tells the worker when to stop.
+  const worker = workerNumber() !== null;
+  const crawlSettings = worker ? { ...cmdlineSettings(settings), ...WORKER_SETTINGS } : cmdlineSettings(settings);
+  const crawler = new CrawlerImpl(spiderClass, { args: spiderArgs, settings: crawlSettings, projectSettings, customSettings, feeds: worker ? [] : feeds, ...(spiderFile === undefined ? {} : { spiderFile }) }, logBus);
   reconfigureLog?.(crawler.settings);
+  if (worker) {
+    // A coordinator killed (kill -9, a second Ctrl-C) ends its workers at once, even before their crawl opened.
+    workerLink().onGone(() => process.exit(1));
+    const ignore = (): void => undefined;
+    process.on('SIGINT', ignore);
+    process.on('SIGTERM', ignore);
+    await crawler.run();
+    return crawler;
+  }
   let signals = 0;
   const onSignal = Object.assign((signal: NodeJS.Signals): void => {
     signals++;

@@ -66,6 +66,18 @@ export interface TracksFeeds {
   trackFeeds(sizes: () => Readonly<Record<string, number>>): Readonly<Record<string, number>> | null;
 }
 
+/**
+ * Coordinates worker processes that crawl for it (`--workers N`,
+ * src/workers/): their items reach this process's feeds, and the close
+ * waits for them before the feeds are finalised and the stats dumped.
+ */
+export interface CoordinatesWorkers {
+  /** Where the workers' items go: the crawl's one set of feeds. */
+  attachFeeds(exportItem: (item: unknown) => void): void;
+  /** The crawl closes: every worker ends (gracefully), and its last stats are merged into this crawl's. */
+  drain(reason: string): Promise<void>;
+}
+
 // The checks below read a scheduler once, when the crawl opens; each returns it typed, or null.
 // A scheduler has a capability when it has the capability's methods (and, for the journal, says it keeps one).
 
@@ -91,4 +103,8 @@ export function journaledScheduler<S extends EngineScheduler>(scheduler: S): (S 
 
 export function tracksFeeds<S extends EngineScheduler>(scheduler: S): (S & TracksFeeds) | null {
   return has(scheduler, 'trackFeeds') ? (scheduler as S & TracksFeeds) : null;
+}
+
+export function coordinatesWorkers<S extends EngineScheduler>(scheduler: S): (S & CoordinatesWorkers) | null {
+  return has(scheduler, 'attachFeeds', 'drain') ? (scheduler as S & CoordinatesWorkers) : null;
 }

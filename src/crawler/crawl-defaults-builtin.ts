@@ -30,6 +30,7 @@ import { FilesPipeline } from '../media/files-pipeline.js';
 import { ImagesPipeline } from '../media/images-pipeline.js';
 import { ItemValidationPipeline } from '../validation/index.js';
 import { Monitors } from '../monitors/index.js';
+import { WorkerHub, WorkerPool, workerCommand, workerLink, workerNumber, workerScheduler, workersNeedTheCli, workersSetting } from '../workers/index.js';
 
 /** The slots a crawler's scheduler and throttle share (the DownloaderAwarePriorityQueue reads them). */
 const slotsOf = new WeakMap<object, DownloadSlots>();
@@ -52,8 +53,11 @@ export const CRAWL_DEFAULTS: CrawlDefaults = {
   createSlots(crawler) {
     const slots = DownloadSlots.fromCrawler(crawler);
     slotsOf.set(crawler, slots);
-    // A DOWNLOAD_SLOTS rate holds over every worker of a shared crawl: its starts are reserved in Redis.
-    if (slots.hasRates && usesRedisScheduler(crawler.settings)) {
+    // A DOWNLOAD_SLOTS rate holds over every worker of a shared crawl: its starts are reserved in Redis, or by the coordinator of --workers.
+    if (workerNumber() !== null) {
+      // A worker of --workers N: its slots' delays are spaced over every worker too (a slot without one never asks).
+      slots.shareRates(workerLink(), { delays: true });
+    } else if (slots.hasRates && usesRedisScheduler(crawler.settings)) {
       const { url, keyPrefix } = frontierSettings(crawler.settings, crawler.spider.name);
       const buckets = new RedisRateBuckets(url, keyPrefix);
       slots.shareRates(buckets);
@@ -68,6 +72,17 @@ export const CRAWL_DEFAULTS: CrawlDefaults = {
   createScheduler(crawler) {
     const slots = slotsOf.get(crawler);
     const memoized = cachedFingerprint();
+    // --workers N: a worker leases from its coordinator; the coordinator keeps the one queue and starts the workers.
+    const worker = workerNumber();
+    if (worker !== null) return workerScheduler(crawler, worker, memoized, slots);
+    const workers = workersSetting(crawler.settings);
+    if (workers > 1) {
+      const command = workerCommand();
+      if (command === null) throw workersNeedTheCli(workers);
+      const inner = Scheduler.fromCrawler(crawler, slots === undefined ? { fingerprint: memoized } : { fingerprint: memoized, slots });
+      const limits = slots ?? DownloadSlots.fromCrawler(crawler);
+      return new WorkerHub(crawler, inner, { slotKey: (r) => limits.slotKey(r), limitsOf: (key) => limits.limitsOf(key) }, new WorkerPool(workers, command));
+    }
     if (usesRedisScheduler(crawler.settings)) {
       const scheduler = RedisScheduler.fromCrawler(crawler, {
         fingerprint: memoized,

@@ -10,10 +10,10 @@ import type { Spider, SpiderClass } from '../contracts/spider.js';
 import type { DownloaderMiddleware, Extension, ItemPipeline, SpiderMiddleware } from '../contracts/components.js';
 import type { Crawler, StatsCollector } from '../contracts/crawler.js';
 import type { CrawlEvent } from '../contracts/events.js';
-import { journaledScheduler, sharedQueue, tracksFeeds } from '../contracts/scheduler.js';
+import { coordinatesWorkers, journaledScheduler, sharedQueue, tracksFeeds } from '../contracts/scheduler.js';
 import { EngineState } from '../engine/engine-state.js';
 import { engineFlow, type IdleVerdict } from '../engine/engine.js';
-import { logLineFor } from './log-formatter.js';
+import { logLevelOf, logLineFor } from './log-formatter.js';
 import { downloadThrough, measuredFetch } from '../engine/downloader-chain.js';
 import { slottedFetch } from '../engine/slotted-fetch.js';
 import { DownloadSlots } from '../throttle/download-slots.js';
@@ -83,10 +83,14 @@ export class CrawlerImpl implements Crawler {
     settings.freeze();
     this.settings = settings;
     this.stats = this.#parts.createStats(this);
-    countLogEvents(this.logBus.events$, this.stats, settings.get('LOG_LEVEL') as LogLevel);
+    const logLevel = settings.get('LOG_LEVEL') as LogLevel;
+    countLogEvents(this.logBus.eventsAt(logLevel), this.stats, logLevel);
     this.spider = this.#parts.createSpider(spiderClass, options.args ?? {});
     this.spider.crawler = this;
     this.#events.subscribe((event) => {
+      // Below every log subscriber's level (LOG_LEVEL=INFO and a DEBUG line): not formatted at all.
+      const level = logLevelOf(event);
+      if (level === null || !this.logBus.wants(level)) return;
       const line = logLineFor(event);
       if (line !== null) this.logBus.getLogger(line.logger).log(line.level, line.message);
     });
@@ -266,6 +270,9 @@ export class CrawlerImpl implements Crawler {
       },
       noFeedsLeft: (reason) => this.close(reason),
     });
+    // --workers N: the workers' items come here, to the one set of feeds.
+    const exportWorkerItem = feeds;
+    coordinatesWorkers(scheduler)?.attachFeeds((item) => exportWorkerItem.exportItem(item));
     const state = new EngineState(s, this.spider, this, scheduler, slots, fetch, downloaderMws, spiderMws, pipelines, {
       maxActive: s.getInt('CONCURRENT_REQUESTS'),
       abort: this.abortController,
@@ -360,6 +367,9 @@ export class CrawlerImpl implements Crawler {
     // logged, counted) before the close, rather than after the log and the stats are done.
     await new Promise<void>((resolve) => setTimeout(resolve, 0));
     engineLog.info(`Closing spider (${reason})`);
+    // --workers N: the workers finish first (their last items reach the feeds, their stats are merged).
+    const workers = this.#state === null ? null : coordinatesWorkers(this.#state.scheduler);
+    if (workers !== null) await step('Waiting for the workers', () => workers.drain(reason));
     for (const component of opened) await step(`${componentName(component)}.closeSpider`, () => component.closeSpider?.(this.spider, reason));
     await step('Finalising the feeds', () => feeds.close()); // Scrapy's FeedExporter closes on spider_closed: `Stored … feed` comes before the stats dump
     await step(`${this.spider.constructor.name}.closed`, () => (this.spider as { closed?: (reason: string) => unknown }).closed?.(reason)); // Scrapy's Spider.closed(reason)

@@ -1,5 +1,6 @@
 import { lazyPackage } from '../errors/lazy-package.js';
 import type { Redis } from 'ioredis';
+import type { FrontierLink } from './frontier-link.js';
 
 /** ioredis (CommonJS), loaded by the first client: a crawl without Redis never pays its ~55 ms and its memory. */
 const loadIoredis = lazyPackage<typeof import('ioredis')>('ioredis', 'a Redis frontier');
@@ -62,7 +63,7 @@ export interface FrontierClientOptions {
  * queue and are sent when it is back (ioredis reconnects on its own); the
  * scripts are written so that running one twice changes nothing more.
  */
-export class FrontierClient {
+export class FrontierClient implements FrontierLink {
   readonly redis: Redis;
   readonly #scripts: ScriptCommands;
   #lost = false;
@@ -116,6 +117,18 @@ export class FrontierClient {
   }
 
   #everReady = false;
+
+  get connected(): boolean {
+    return this.redis.status === 'ready';
+  }
+
+  get ended(): boolean {
+    return this.redis.status === 'end';
+  }
+
+  async leave(worker: string): Promise<void> {
+    await this.redis.zrem(`${this.prefix}workers`, worker);
+  }
 
   /** The last connection error, as one line (empty when there was none). */
   get lastError(): string {

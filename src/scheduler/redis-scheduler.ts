@@ -15,6 +15,7 @@ import { DUPEFILTER_LOGGER, SCHEDULER_LOGGER } from './scheduler.js';
 import { toExportValue } from '../feeds/export-value.js';
 import { bloomOffsets } from '../frontier/bloom.js';
 import { FrontierClient, type FrontierCounts, type PushEntry } from '../frontier/frontier-client.js';
+import type { FrontierLink } from '../frontier/frontier-link.js';
 import { frontierSettings, type FrontierSettings } from '../frontier/frontier-settings.js';
 import { joinMessage } from '../frontier/join-message.js';
 
@@ -28,7 +29,16 @@ export interface RedisSchedulerDependencies {
   readonly slotKey?: (request: Request) => string;
   /** A slot's current delay in this worker (AutoThrottle's), shared with the others. */
   readonly slotDelayMs?: (slot: string) => number | undefined;
+  /**
+   * Another frontier than Redis (`--workers N`: the IPC link to the local
+   * coordinator), with the line that says so at open. Its items always
+   * travel with the acknowledgements (the coordinator writes the feeds).
+   */
+  readonly link?: { readonly client: FrontierLink; readonly joined: string };
 }
+
+/** How often a worker of `--workers N` sends its stats to the coordinator. */
+const LINK_STATS_MS = 1000;
 
 /** The fastest and the slowest poll of an empty queue while the crawl is not over. */
 const POLL_MIN_MS = 20;
@@ -59,7 +69,8 @@ export class RedisScheduler implements EngineScheduler, AcknowledgesRequests, Ke
   readonly worker: string;
   readonly changed$: Observable<void>;
   readonly #changed = new Subject<void>();
-  readonly #client: FrontierClient;
+  readonly #client: FrontierLink;
+  readonly #shareItems: boolean;
   readonly #settings: FrontierSettings;
   readonly #crawler: Crawler;
   readonly #deps: RedisSchedulerDependencies;
@@ -116,7 +127,8 @@ export class RedisScheduler implements EngineScheduler, AcknowledgesRequests, Ke
     this.#logger = crawler.logBus.getLogger(FRONTIER_LOGGER);
     this.#dupeLogger = crawler.logBus.getLogger(DUPEFILTER_LOGGER);
     this.worker = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
-    this.#client = new FrontierClient(this.#settings.url, this.#settings.keyPrefix, {
+    this.#shareItems = dependencies.link !== undefined || this.#settings.shareItems;
+    this.#client = dependencies.link?.client ?? new FrontierClient(this.#settings.url, this.#settings.keyPrefix, {
       onConnectionLost: (reason) => {
         crawler.stats.inc('frontier/connection_lost');
         this.#logger.warning(`Lost the connection to Redis at ${this.#settings.safeUrl} (${reason}): waiting for it to come back; leases and results are kept and sent then`);
@@ -124,6 +136,7 @@ export class RedisScheduler implements EngineScheduler, AcknowledgesRequests, Ke
       onReconnected: () => this.#logger.info(`Reconnected to Redis at ${this.#settings.safeUrl}`),
     });
     this.changed$ = this.#changed.asObservable();
+    this.#client.onWake?.(() => this.#kick());
   }
 
   static fromCrawler(crawler: Crawler, dependencies: RedisSchedulerDependencies): RedisScheduler {
@@ -145,8 +158,10 @@ export class RedisScheduler implements EngineScheduler, AcknowledgesRequests, Ke
     }
     const claim = await this.#client.claimStart(this.worker, leaseMs);
     const prefix = this.#settings.keyPrefix;
-    this.#logger.info(`Sharing the crawl through Redis at ${safeUrl} (keys ${prefix}*) as worker ${this.worker}`);
-    if (jobdirSetting(this.#crawler.settings) !== null) {
+    const link = this.#deps.link;
+    if (link !== undefined) this.#logger.info(link.joined);
+    else this.#logger.info(`Sharing the crawl through Redis at ${safeUrl} (keys ${prefix}*) as worker ${this.worker}`);
+    if (link === undefined && jobdirSetting(this.#crawler.settings) !== null) {
       this.#logger.warning('JOBDIR keeps no requests with SCHEDULER=redis (only spider.state): the queue and the duplicate filter are in Redis, and outlive every worker');
     }
     if (claim.state === 'mine') {
@@ -155,9 +170,10 @@ export class RedisScheduler implements EngineScheduler, AcknowledgesRequests, Ke
       if (claim.count > 0) this.#logger.info(`Taking over start() from a worker that stopped: skipping its first ${claim.count} outputs`);
     } else {
       this.#startOffset = Number.POSITIVE_INFINITY;
-      this.#logger.info(joinMessage(this.#crawler.spider.name, claim.state === 'done' ? { state: 'done', ...(await this.#client.pending()) } : { state: 'busy' }));
+      if (link === undefined) this.#logger.info(joinMessage(this.#crawler.spider.name, claim.state === 'done' ? { state: 'done', ...(await this.#client.pending()) } : { state: 'busy' }));
     }
-    this.#renewTimer = setInterval(() => this.#renew(), Math.max(200, Math.floor(leaseMs / 3)));
+    // Under a coordinator leases do not expire: a renewal carries this worker's stats, kept fresh in case it dies.
+    this.#renewTimer = setInterval(() => this.#renew(), this.#deps.link !== undefined ? LINK_STATS_MS : Math.max(200, Math.floor(leaseMs / 3)));
     this.#renewTimer.unref();
     this.#kick();
   }
@@ -278,7 +294,11 @@ export class RedisScheduler implements EngineScheduler, AcknowledgesRequests, Ke
    */
   acknowledge(request: Request, outcome: 'done' | 'failed', items: readonly unknown[] = []): void {
     const id = this.#leases.get(request);
-    if (id === undefined) return; // crawled here only
+    if (id === undefined) {
+      // Crawled here only: under a coordinator its items still go to the one set of feeds.
+      if (this.#deps.link !== undefined && items.length > 0) this.#track(this.#client.ack(this.worker, '', outcome, null, items.map((item) => JSON.stringify(toExportValue(item)))));
+      return;
+    }
     this.#leases.delete(request);
     this.#flushPushes();
     if (this.#closing && outcome === 'failed') {
@@ -294,7 +314,7 @@ export class RedisScheduler implements EngineScheduler, AcknowledgesRequests, Ke
         delay = Math.round(current);
       }
     }
-    const shared = this.#settings.shareItems ? items.map((item) => JSON.stringify(toExportValue(item))) : [];
+    const shared = this.#shareItems ? items.map((item) => JSON.stringify(toExportValue(item))) : [];
     this.#track(
       this.#client.ack(this.worker, id, outcome, delay, shared).then((mine) => {
         if (!mine) this.#leaseLost(request);
@@ -331,12 +351,12 @@ export class RedisScheduler implements EngineScheduler, AcknowledgesRequests, Ke
     if (!this.#seeding && counts !== null && counts.startState === 'seeding' && !counts.startAlive) {
       this.#logger.warning("This crawl's start() did not run to its end (the worker running it stopped): start another worker to finish it");
     }
-    if (this.#client.redis.status === 'ready') {
+    if (this.#client.connected) {
       try {
         const released = await this.#client.release(this.worker, true, held);
         if (released > 0) this.#crawler.stats.inc('frontier/leases_released', released);
         await this.#client.renew(this.worker, 0, this.#statsSnapshot(), []);
-        await this.#client.redis.zrem(`${this.#settings.keyPrefix}workers`, this.worker);
+        await this.#client.leave(this.worker);
       } catch (error) {
         this.#logger.warning(`Could not give the last leases back to Redis (${(error as Error).message}): they return to the queue after REDIS_LEASE_SECS`);
       }
@@ -363,7 +383,7 @@ export class RedisScheduler implements EngineScheduler, AcknowledgesRequests, Ke
 
   #track(call: Promise<unknown>): void {
     const tracked = call.catch((error: unknown) => {
-      if (this.#closed && this.#client.redis.status === 'end') return;
+      if (this.#closed && this.#client.ended) return;
       this.#crawler.stats.inc('frontier/errors');
       this.#logger.error(`A call to Redis failed: ${(error as Error).message}`);
     });

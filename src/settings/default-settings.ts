@@ -279,4 +279,6 @@ export const DEFAULT_SETTINGS: Readonly<SettingsSchema> = {
   WARC_DIR: 'warc',
   // 1 GB as Heritrix and warcio count it (10^9 bytes): a file is closed once a record takes it past this.
   WARC_MAX_SIZE: 1_000_000_000,
+  // Worker processes of one crawl (`--workers N`, docs/workers.md): 1 runs the crawl in this process, as always.
+  WORKERS: 1,
 };

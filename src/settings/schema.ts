@@ -248,6 +248,7 @@ export interface SettingsSchema {
   WARC_ENABLED: boolean;
   WARC_DIR: string;
   WARC_MAX_SIZE: number;
+  WORKERS: number;
 }
 
 export type SettingName = keyof SettingsSchema;
@@ -500,6 +501,7 @@ export const SETTING_KINDS: { readonly [K in SettingName]: KindsFor<SettingsSche
   WARC_ENABLED: 'bool',
   WARC_DIR: 'string',
   WARC_MAX_SIZE: 'int',
+  WORKERS: 'int',
 };
 
 export function isSettingName(name: string): name is SettingName {

@@ -63,6 +63,8 @@ export class DownloadSlots {
   readonly #overrides: ReadonlyMap<string, SlotOverrides>;
   readonly #clock: () => number;
   #sharedRate: SharedRate | undefined;
+  /** `--workers N`: a slot's delay is spaced over every worker too, through the shared store (the coordinator). */
+  #sharedDelays = false;
   readonly #pauseListeners: Array<(key: string, untilMs: number) => void> = [];
   #lastGc = Number.NEGATIVE_INFINITY;
 
@@ -136,7 +138,7 @@ export class DownloadSlots {
     const wait = Math.max(slot.delayLeft(now), slot.pauseLeft(now), this.#retryLeft(request, now));
     if (wait > 0) return wait;
     // The rate last: a shared one reserves a start over all workers, which only a request free to go should take.
-    const rateWait = rateLeft(slot, now, this.#sharedRate, this.#clock);
+    const rateWait = rateLeft(slot, now, this.#sharedRate, this.#clock, this.#intervalOf(slot));
     return rateWait > 0 ? rateWait : true;
   }
 
@@ -149,6 +151,12 @@ export class DownloadSlots {
     if (delay > 0) this.#notBefore.set(request, now + delay);
   }
 
+  /** What slot `key` allows (its DOWNLOAD_SLOTS values over the crawl-wide ones): what the coordinator of `--workers` enforces over all workers. */
+  limitsOf(key: string): { readonly concurrency: number; readonly delayMs: number; readonly randomizeDelay: boolean } {
+    const slot = this.#slot(key);
+    return { concurrency: slot.concurrency, delayMs: slot.delayMs, randomizeDelay: slot.randomizeDelay };
+  }
+
   /** The engine started downloading `request` (after `canStart` said true). Sets `meta.download_slot`, as Scrapy. */
   started(request: Request, now: number): void {
     if (this.#active.has(request)) return;
@@ -158,7 +166,7 @@ export class DownloadSlots {
     slot.active.add(request);
     slot.lastStart = now;
     slot.delayFactor = slot.randomizeDelay ? 0.5 + this.#random() : 1;
-    rateStarted(slot, now);
+    rateStarted(slot, now, this.#intervalOf(slot));
     this.#active.set(request, slot);
     this.#notBefore.delete(request);
     this.#collect(now);
@@ -225,8 +233,19 @@ export class DownloadSlots {
    * (SCHEDULER = 'redis'): from now on each start of a slot with a rate is
    * reserved in `shared` first.
    */
-  shareRates(shared: SharedRate): void {
+  shareRates(shared: SharedRate, options: { delays?: boolean } = {}): void {
     this.#sharedRate = shared;
+    this.#sharedDelays = options.delays === true;
+  }
+
+  /**
+   * The spacing a slot's starts keep over every worker: its `rate`; with
+   * shared delays (`--workers N`), else its delay (DOWNLOAD_DELAY or
+   * AutoThrottle's, with the last start's random factor). 0: none.
+   */
+  #intervalOf(slot: DownloadSlot): number {
+    if (slot.rateIntervalMs > 0 || !this.#sharedDelays) return slot.rateIntervalMs;
+    return slot.delayMs * slot.delayFactor;
   }
 
   /** True when some DOWNLOAD_SLOTS entry has a `rate` (only then is a shared store worth connecting). */
