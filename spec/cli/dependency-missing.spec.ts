@@ -1,8 +1,9 @@
 /**
  * An install that lost a package seine loads on first use: got, loaded with
- * the first download. The child process gets a resolve hook that answers
- * `got` as Node does for a package that is not there, so this is what a
- * user with a cut-short `npm install` sees.
+ * the first HTTP/2 download (H2DownloadHandler; HTTP/1.1 is node:http's).
+ * The child process gets a resolve hook that answers `got` as Node does for
+ * a package that is not there, so this is what a user with a cut-short
+ * `npm install` sees, and proves that a plain crawl never imports got.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -53,14 +54,40 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('a crawl without its HTTP client', () => {
-  it('stops before the first download with one line that says to reinstall, exit status 1, and keeps the items it had', async () => {
+describe('a crawl missing a package it loads on first use', () => {
+  it('downloads over HTTP/1.1 without it: got is never imported by a plain crawl', async () => {
+    const spiderFile = join(dir, 'one-item.ts');
+    writeFileSync(
+      spiderFile,
+      `import { Request, Spider, type Response } from 'seine';
+export class OneItemSpider extends Spider {
+  static override name = 'one-item';
+  override async *start() {
+    yield new Request(${JSON.stringify(site.url('/'))});
+  }
+  override parse(response: Response) {
+    return { text: response.css('p::text').get(), protocol: response.protocol };
+  }
+}
+`,
+    );
+    site.reset();
+    const feed = join(dir, 'plain.jsonl');
+    const run = await runSeine(['runspider', spiderFile, '-O', feed, '-s', 'TELNETCONSOLE_ENABLED=false'], dir, { NODE_OPTIONS: `--import=${noGot}` });
+    expect(run.status).toBe(0);
+    expect(logMessages(run.stderr)).toContain('Spider closed (finished)');
+    expect(site.hits).toEqual(['/']);
+    expect(readFileSync(feed, 'utf8')).toBe('{"text": "hello", "protocol": "HTTP/1.1"}\n');
+  }, 60_000);
+
+  it('an HTTP/2 crawl stops before the first download with one line that says to reinstall, exit status 1, and keeps the items it had', async () => {
     const spiderFile = join(dir, 'start-item.ts');
     writeFileSync(
       spiderFile,
       `import { Request, Spider, type Response } from 'seine';
 export class StartItemSpider extends Spider {
   static override name = 'start-item';
+  static override customSettings = { DOWNLOAD_HANDLERS: { http: 'H2DownloadHandler' } };
   override async *start() {
     yield { from: 'start' };
     yield new Request(${JSON.stringify(site.url('/'))});
@@ -71,12 +98,13 @@ export class StartItemSpider extends Spider {
 }
 `,
     );
+    site.reset();
     const feed = join(dir, 'items.jsonl');
     const run = await runSeine(['runspider', spiderFile, '-O', feed, '-s', 'TELNETCONSOLE_ENABLED=false'], dir, { NODE_OPTIONS: `--import=${noGot}` });
     expect(run.status).toBe(1);
     const lastLine = run.stderr.trimEnd().split('\n').at(-1)!;
     expect(lastLine).toMatch(
-      /^seine: The package 'got', needed for downloading pages, could not be loaded \(Cannot find package 'got' imported from file:\/\/\S+\): reinstall the project's packages \(npm install\) — the crawl stopped; feeds were finalised and stats dumped$/,
+      /^seine: The package 'got', needed for downloading over HTTP\/2 \(H2DownloadHandler\), could not be loaded \(Cannot find package 'got' imported from file:\/\/\S+\): reinstall the project's packages \(npm install\) — the crawl stopped; feeds were finalised and stats dumped$/,
     );
     expect(run.stderr).not.toMatch(/^\s+at /m);
     expect(logMessages(run.stderr)).toContain('Spider closed (engine_error)');
@@ -84,14 +112,17 @@ export class StartItemSpider extends Spider {
     expect(readFileSync(feed, 'utf8')).toBe('{"from": "start"}\n');
   }, 60_000);
 
-  it('seine fetch and seine shell say the same, and end instead of waiting for an answer that cannot come', async () => {
+  it('seine fetch works without it, and with H2DownloadHandler says the same line and ends instead of waiting for an answer that cannot come', async () => {
     const env = { NODE_OPTIONS: `--import=${noGot}` };
-    for (const args of [['fetch', site.url('/')], ['shell', site.url('/')]]) {
-      const run = await runSeine([...args, '-s', 'TELNETCONSOLE_ENABLED=false'], dir, env);
-      expect({ args, status: run.status }).toEqual({ args, status: 1 });
-      expect(run.stderr.trimEnd().split('\n').at(-1)).toMatch(/^seine: The package 'got', needed for downloading pages, could not be loaded \(.+\): reinstall the project's packages \(npm install\)/);
-      expect(run.stderr).not.toMatch(/^\s+at /m);
-    }
+    site.reset();
+    const plain = await runSeine(['fetch', '--nolog', site.url('/')], dir, env);
+    expect({ status: plain.status, stdout: plain.stdout }).toEqual({ status: 0, stdout: expect.stringContaining('<p>hello</p>') });
+    expect(site.hits).toEqual(['/']);
+    site.reset();
+    const h2 = await runSeine(['fetch', site.url('/'), '-s', 'TELNETCONSOLE_ENABLED=false', '-s', 'DOWNLOAD_HANDLERS={"http": "H2DownloadHandler"}'], dir, env);
+    expect(h2.status).toBe(1);
+    expect(h2.stderr.trimEnd().split('\n').at(-1)).toMatch(/^seine: The package 'got', needed for downloading over HTTP\/2 \(H2DownloadHandler\), could not be loaded \(.+\): reinstall the project's packages \(npm install\)/);
+    expect(h2.stderr).not.toMatch(/^\s+at /m);
     expect(site.hits).toEqual([]);
   }, 60_000);
 
