@@ -71,3 +71,35 @@ describe('LogBus', () => {
     expect(getLogger('seine.test')).toBe(defaultLogBus.getLogger('seine.test'));
   });
 });
+
+describe('LogBus levels', () => {
+  it('skips events below every leveled subscriber, and builds them again once someone takes every level', () => {
+    const bus = new LogBus({ now: () => TIME });
+    const atInfo: string[] = [];
+    const sink = bus.eventsAt('INFO').subscribe((event) => atInfo.push(`${event.level} ${event.message}`));
+    expect(bus.wants('DEBUG')).toBe(false);
+    expect(bus.wants('INFO')).toBe(true);
+    const logger = bus.getLogger('x');
+    logger.debug('hidden');
+    logger.info('shown');
+    const all: string[] = [];
+    const watcher = bus.events$.subscribe((event) => all.push(`${event.level} ${event.message}`));
+    expect(bus.wants('DEBUG')).toBe(true);
+    logger.debug('for the watcher');
+    watcher.unsubscribe();
+    expect(bus.wants('DEBUG')).toBe(false);
+    logger.debug('hidden again');
+    expect(atInfo).toEqual(['INFO shown']);
+    expect(all).toEqual(['DEBUG for the watcher']);
+    sink.unsubscribe();
+    expect(bus.wants('CRITICAL')).toBe(false);
+  });
+
+  it('completes leveled subscribers with the bus', () => {
+    const bus = new LogBus();
+    let completed = false;
+    bus.eventsAt('WARNING').subscribe({ complete: () => (completed = true) });
+    bus.complete();
+    expect(completed).toBe(true);
+  });
+});

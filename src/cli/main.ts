@@ -231,14 +231,14 @@ export async function runCli(rawArgv: readonly string[], io: CliIo = {}): Promis
     const project = command.name === 'startproject' ? null : await openProject(io.cwd ?? process.cwd());
     settings = buildSettings(command, args, project);
     let sinkOptions = logSinkOptions(settings);
-    let sink = attachLogSink(logBus.events$, sinkOptions, stderr);
+    let sink = attachLogSink(logBus.eventsAt(sinkOptions.level), sinkOptions, stderr);
     cleanups.push(() => sink.unsubscribe());
     // A spider's customSettings can change LOG_* once its class is loaded: the sink follows, as Scrapy
     // installs its log handler again with the crawler's settings.
     const reconfigureLog = (crawlSettings: Settings): void => {
       const next = logSinkOptions(crawlSettings);
       if (JSON.stringify(next) === JSON.stringify(sinkOptions)) return;
-      const replacement = attachLogSink(logBus.events$, next, stderr);
+      const replacement = attachLogSink(logBus.eventsAt(next.level), next, stderr);
       sink.unsubscribe();
       sink = replacement;
       sinkOptions = next;

@@ -47,7 +47,8 @@ export function notAnOutput(output: unknown): string | null {
   return null;
 }
 
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+/** A Promise or any thenable: what a callback, a middleware or a pipeline may answer with instead of a value. */
+export function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 

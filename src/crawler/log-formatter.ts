@@ -44,6 +44,26 @@ function flagList(flags: readonly string[]): string {
   return flags.length > 0 ? ` [${flags.map(pythonRepr).join(', ')}]` : '';
 }
 
+/** The level of the line logLineFor gives for an event, without building it; null when it gives none. */
+export function logLevelOf(event: CrawlEvent): LogLevel | null {
+  switch (event.type) {
+    case 'response_received':
+    case 'item_scraped':
+      return 'DEBUG';
+    case 'item_dropped':
+      return 'WARNING';
+    case 'download_error':
+      if (event.error.name === 'IgnoreRequest') return 'DEBUG';
+      return event.request.errback !== null ? null : 'ERROR';
+    case 'item_error':
+    case 'spider_error':
+    case 'engine_error':
+      return 'ERROR';
+    default:
+      return null;
+  }
+}
+
 export function logLineFor(event: CrawlEvent): LogLine | null {
   switch (event.type) {
     case 'response_received': {

@@ -2,6 +2,7 @@ import { Observable, mergeMap, type OperatorFunction } from 'rxjs';
 import type { Item } from '../http/request.js';
 import type { Response } from '../http/response.js';
 import { isCloseSpider } from '../contracts/control-flow.js';
+import { isPromiseLike } from '../contracts/callback-output.js';
 import type { EngineState } from './engine-state.js';
 import type { Ticket } from './ticket.js';
 
@@ -28,7 +29,12 @@ export function itemPipeline(state: EngineState, concurrency: number): OperatorF
         void (async () => {
           let current = item;
           try {
-            for (const pipeline of state.pipelines) current = await pipeline.processItem(current, state.spider);
+            // A pipeline that answers at once is not awaited: an item through synchronous pipelines is scraped before
+            // the next output of its callback is looked at, as it was when each output came a microtask apart.
+            for (const pipeline of state.pipelines) {
+              const processed = pipeline.processItem(current, state.spider) as unknown;
+              current = (isPromiseLike(processed) ? await processed : processed) as Item;
+            }
             if (!live) return;
             state.emit({ type: 'item_scraped', item: current, response });
             subscriber.next({ item: current, response, ticket });

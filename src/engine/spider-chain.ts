@@ -2,7 +2,7 @@ import type { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
 import type { Spider } from '../contracts/spider.js';
 import type { SpiderMiddleware, SpiderOutput } from '../contracts/components.js';
-import { callbackOutputs } from '../contracts/callback-output.js';
+import { callbackOutputs, isPromiseLike } from '../contracts/callback-output.js';
 import { isFilterOnly, passesOutputsOf, type FilteringMiddleware, type OutputFilterFn } from '../contracts/output-filter.js';
 import { isObservable } from 'rxjs';
 import type { CallbackResult } from '../http/request.js';
@@ -153,10 +153,6 @@ function throughFilters(filters: readonly OutputFilterFn[], output: SpiderOutput
 /** A generator or array a callback returned (not a string, not async, not an Observable): iterated without awaiting. */
 function isPlainIterable(value: unknown): value is Iterable<unknown> {
   return typeof value === 'object' && value !== null && Symbol.iterator in value && !(Symbol.asyncIterator in value) && !isObservable(value);
-}
-
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
 /**

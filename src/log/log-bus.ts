@@ -9,8 +9,8 @@
  * The bus is hot and keeps nothing: events emitted while nobody subscribes
  * are dropped, like Python records reaching a logger with no handler.
  */
-import { Subject, type Observable } from 'rxjs';
-import type { LogLevel } from '../settings/log-levels.js';
+import { Observable, Subject } from 'rxjs';
+import { LOG_LEVELS, type LogLevel } from '../settings/log-levels.js';
 import type { LogEvent } from './log-event.js';
 
 export type LogExtra = Readonly<Record<string, unknown>>;
@@ -22,6 +22,7 @@ export class Logger {
   ) {}
 
   log(level: LogLevel, message: string, extra?: LogExtra): void {
+    if (!this.bus.wants(level)) return;
     this.bus.emit(extra === undefined
       ? { time: this.bus.now(), logger: this.name, level, message }
       : { time: this.bus.now(), logger: this.name, level, message, extra });
@@ -57,8 +58,62 @@ export class LogBus {
   readonly #subject = new Subject<LogEvent>();
   readonly #loggers = new Map<string, Logger>();
   readonly now: () => Date;
+  /** Subscribers of `events$`, which take every level. */
+  #allLevels = 0;
+  /** Subscribers of `eventsAt(level)`, by the level they start at. */
+  readonly #fromLevel = new Map<LogLevel, number>();
+  /** The lowest level any subscriber takes (Infinity: nobody listens). */
+  #floor = Infinity;
+
   /** Every event emitted from now on, until `complete()`. */
-  readonly events$: Observable<LogEvent> = this.#subject.asObservable();
+  readonly events$: Observable<LogEvent> = new Observable<LogEvent>((subscriber) => {
+    this.#allLevels++;
+    this.#refloor();
+    const subscription = this.#subject.subscribe(subscriber);
+    return () => {
+      subscription.unsubscribe();
+      this.#allLevels--;
+      this.#refloor();
+    };
+  });
+
+  /**
+   * The events at `level` and above: what a sink or counter set to LOG_LEVEL
+   * takes. While every subscriber is one of these, a line below all their
+   * levels is not even built: at LOG_LEVEL=INFO a crawl's `Crawled (200)` and
+   * `Scraped from` lines (an item's JSON each) cost nothing
+   * (docs/performance.md, "CPU per page").
+   */
+  eventsAt(level: LogLevel): Observable<LogEvent> {
+    const threshold = LOG_LEVELS[level];
+    return new Observable<LogEvent>((subscriber) => {
+      this.#fromLevel.set(level, (this.#fromLevel.get(level) ?? 0) + 1);
+      this.#refloor();
+      const subscription = this.#subject.subscribe((event) => {
+        if (LOG_LEVELS[event.level] >= threshold) subscriber.next(event);
+      });
+      const done = this.#subject.subscribe({ complete: () => subscriber.complete(), error: (error: unknown) => subscriber.error(error) });
+      return () => {
+        subscription.unsubscribe();
+        done.unsubscribe();
+        const left = (this.#fromLevel.get(level) ?? 1) - 1;
+        if (left === 0) this.#fromLevel.delete(level);
+        else this.#fromLevel.set(level, left);
+        this.#refloor();
+      };
+    });
+  }
+
+  /** False when no subscriber would receive an event at `level`: loggers then skip it. */
+  wants(level: LogLevel): boolean {
+    return LOG_LEVELS[level] >= this.#floor;
+  }
+
+  #refloor(): void {
+    let floor = this.#allLevels > 0 ? -Infinity : Infinity;
+    for (const level of this.#fromLevel.keys()) floor = Math.min(floor, LOG_LEVELS[level]);
+    this.#floor = floor;
+  }
 
   constructor(options: LogBusOptions = {}) {
     this.now = options.now ?? (() => new Date());
