@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { SEINE_VERSION } from '../../src/version.js';
 import { resolveLog, type ResolveLog } from '../helpers/resolve-log.js';
+import { startSite } from '../helpers/site-server.js';
 import { ensureBuilt, logMessages, ROOT, runSeine } from './fixtures/run-seine.js';
 
 let dir: string;
@@ -107,6 +108,33 @@ export class NothingSpider extends Spider {
     expect(required.length).toBeGreaterThan(0);
     for (const name of ['tough-cookie', 'csv-parse', 'csv-stringify', 'ioredis']) {
       expect(required.filter((path) => path.includes(`/node_modules/${name}/`))).toEqual([]);
+    }
+  }, 60_000);
+
+  it('a crawl that downloads over HTTP/1.1 does not load got; one with H2DownloadHandler does', async () => {
+    const site = await startSite({ '/': '<html><body><p>hello</p></body></html>' });
+    try {
+      const spiderFile = join(dir, 'one-page.ts');
+      const spider = (settings: string): string => `import { Spider, type Response } from 'seine';
+export class OnePageSpider extends Spider {
+  static override name = 'one-page';
+  static override customSettings = ${settings};
+  override startUrls = [${JSON.stringify(site.url('/'))}];
+  override parse(response: Response) {
+    return { text: response.css('p::text').get() };
+  }
+}
+`;
+      writeFileSync(spiderFile, spider('{}'));
+      const plain = await packagesLoaded(['runspider', spiderFile, '-O', join(dir, 'plain.jsonl')], dir);
+      expect(readFileSync(join(dir, 'plain.jsonl'), 'utf8')).toBe('{"text": "hello"}\n');
+      expect(plain.packages).not.toContain('got');
+      writeFileSync(spiderFile, spider("{ DOWNLOAD_HANDLERS: { http: 'H2DownloadHandler' } }"));
+      const h2 = await packagesLoaded(['runspider', spiderFile, '-O', join(dir, 'h2.jsonl')], dir);
+      expect(readFileSync(join(dir, 'h2.jsonl'), 'utf8')).toBe('{"text": "hello"}\n');
+      expect(h2.packages).toContain('got');
+    } finally {
+      await site.close();
     }
   }, 60_000);
 });
