@@ -26,9 +26,14 @@ const u4 = (code: number): string => '\\u' + code.toString(16).padStart(4, '0');
 
 /** A JSON string literal as `json.dumps` writes it (astral characters as surrogate pairs when ASCII-only). */
 export function jsonString(text: string, ensureAscii: boolean): string {
+  // Most strings (an item's keys, most values) need no escape: a test that allocates nothing, before a replace that does.
+  if (!(ensureAscii ? ASCII_ESCAPED : ESCAPED).test(text)) return '"' + text + '"';
   const pattern = ensureAscii ? /[\\"]|[^ -~]/g : /[\x00-\x1f\\"]/g;
   return '"' + text.replace(pattern, (ch) => SHORT_ESCAPES[ch] ?? u4(ch.charCodeAt(0))) + '"';
 }
+
+const ASCII_ESCAPED = /[\\"]|[^ -~]/;
+const ESCAPED = /[\x00-\x1f\\"]/;
 
 /** A number as `json.dumps` writes a Python value: int or float repr, and NaN/Infinity (allow_nan). */
 export function pythonJsonNumber(value: number): string {
