@@ -13,6 +13,7 @@ import yargs, { type Argv } from 'yargs';
 import { defaultLogBus, type LogBus } from '../log/log-bus.js';
 import { attachLogSink, logSinkOptions, type TextWriter } from '../log/sink.js';
 import { logStartupInfo, STARTUP_LOGGER } from '../log/startup-info.js';
+import { WORKER_ENV } from '../workers/worker-messages.js';
 import { loggingWriter, redirectProcessStdout } from '../log/stdout-redirect.js';
 import { SETTINGS_PRIORITIES } from '../settings/priorities.js';
 import { Settings } from '../settings/settings.js';
@@ -249,7 +250,8 @@ export async function runCli(rawArgv: readonly string[], io: CliIo = {}): Promis
       commandStdout = loggingWriter(stdoutLogger);
       if (stdout === process.stdout) cleanups.push(redirectProcessStdout(stdoutLogger));
     }
-    logStartupInfo(logBus.getLogger(STARTUP_LOGGER), settings);
+    // A worker of `--workers N` (src/workers/) is this command again: the coordinator has said it already.
+    if (process.env[WORKER_ENV] === undefined) logStartupInfo(logBus.getLogger(STARTUP_LOGGER), settings);
     const context: CommandContext<unknown> = {
       args: args as CommandContext<unknown>['args'],
       settings,

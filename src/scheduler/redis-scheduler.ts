@@ -217,6 +217,10 @@ export class RedisScheduler implements EngineScheduler, AcknowledgesRequests, Ke
       this.#local.push(request);
       return true;
     }
+    // Under a coordinator a push is not lost once sent (the channel keeps order, and the coordinator answers every call):
+    // its fingerprint counts as seen at once, so a link repeated on the pages parsed before the reply is not pushed again.
+    // Measured: 70,000 entries pushed for 2,000 pages without this, ~2,000 with it (docs/performance.md, "Both cores").
+    if (this.#deps.link !== undefined && !request.dontFilter) this.#seen.add(fingerprint);
     const slot = this.#deps.slotKey?.(request) ?? new URL(request.url).hostname;
     const bloom = this.#settings.bloom;
     this.#pushBatch.push({

@@ -4,7 +4,6 @@ import type { AcknowledgesRequests, CoordinatesWorkers, EngineScheduler, Journal
 import type { Request } from '../http/request.js';
 import type { Logger } from '../log/index.js';
 import type { PushEntry } from '../frontier/frontier-client.js';
-import { mergeStats } from '../frontier/merge-stats.js';
 import { FingerprintSet } from '../scheduler/fingerprint-set.js';
 import { requestFromDict, requestToDict } from '../scheduler/request-dict.js';
 import type { Scheduler } from '../scheduler/scheduler.js';
@@ -59,7 +58,8 @@ export class WorkerHub implements EngineScheduler, AcknowledgesRequests, KeepsQu
   /** Fingerprints pushed before: a repeat is answered without building its Request. */
   readonly #pushed = new FingerprintSet();
   readonly #hungry = new Set<number>();
-  readonly #stats = new Map<number, Record<string, unknown>>();
+  /** Per worker, the values of its counters already added to this crawl's stats. */
+  readonly #applied = new Map<number, Map<string, number>>();
   readonly #logger: Logger;
   #exportItem: (item: unknown) => void = () => undefined;
   #nextLease = 0;
@@ -154,14 +154,6 @@ export class WorkerHub implements EngineScheduler, AcknowledgesRequests, KeepsQu
     this.#drained = true;
     if (!this.#closing || reason !== 'finished') this.dropPending();
     await this.processes.ended();
-    const snapshots = [...this.#stats.values()].map((stats) => Object.fromEntries(Object.entries(stats).filter(([key]) => !COORDINATOR_KEYS.test(key))));
-    if (snapshots.length === 0) return;
-    const own = this.crawler.stats.getAll();
-    const keys = new Set(snapshots.flatMap((snapshot) => Object.keys(snapshot)));
-    const mine: Record<string, unknown> = {};
-    for (const key of keys) if (typeof own[key] === 'number') mine[key] = own[key];
-    const merged = mergeStats([mine, ...snapshots]);
-    for (const [key, value] of Object.entries(merged)) if (typeof value === 'number') this.crawler.stats.set(key, value);
     if (this.#filteredForWorkers > 0) this.crawler.stats.inc('dupefilter/filtered', -this.#filteredForWorkers);
   }
 
@@ -187,7 +179,7 @@ export class WorkerHub implements EngineScheduler, AcknowledgesRequests, KeepsQu
       case 'ack':
         return this.#ack(call.lease, call.outcome, call.delay, call.items);
       case 'renew':
-        this.#stats.set(worker, parseStats(call.stats) ?? this.#stats.get(worker) ?? {});
+        this.#addStats(worker, parseStats(call.stats));
         return [];
       case 'release':
         return this.#release(call.leases);
@@ -347,6 +339,31 @@ export class WorkerHub implements EngineScheduler, AcknowledgesRequests, KeepsQu
       this.#slots.set(key, slot);
     }
     return slot;
+  }
+
+  /**
+   * A worker's stats snapshot (every second, and once more as it closes):
+   * what its counters gained since the last one is added to this crawl's
+   * stats, so the log's `Crawled N pages`, the dashboard and the final dump
+   * count every worker's pages. Peaks and floors (`…max`, `…min`,
+   * `memusage/…`) keep the extreme, as src/frontier/merge-stats.ts merges
+   * them; the queue's counts and the clock are this process's own.
+   */
+  #addStats(worker: number, snapshot: Record<string, unknown> | null): void {
+    if (snapshot === null) return;
+    let applied = this.#applied.get(worker);
+    if (applied === undefined) this.#applied.set(worker, (applied = new Map()));
+    const stats = this.crawler.stats;
+    for (const [key, value] of Object.entries(snapshot)) {
+      if (typeof value !== 'number' || COORDINATOR_KEYS.test(key)) continue;
+      if (/max$/i.test(key)) stats.max(key, value);
+      else if (/min$/i.test(key)) stats.min(key, value);
+      else {
+        const delta = value - (applied.get(key) ?? 0);
+        if (delta !== 0) stats.inc(key, delta);
+        applied.set(key, value);
+      }
+    }
   }
 
   /** Tells the workers whose last lease came back short that there may be more now. */

@@ -4,6 +4,9 @@ import { isBatch, WORKER_ENV } from './worker-messages.js';
 import type { WorkerCommand } from './worker-launch.js';
 import type { WorkerHub, WorkerProcesses } from './worker-hub.js';
 
+// JSON: 'advanced' (V8's structured clone) took ~15 % more CPU over a CPU-bound crawl (docs/performance.md, "Both cores").
+const SERIALIZATION = 'json';
+
 interface Worker {
   readonly number: number;
   readonly child: ChildProcess;
@@ -42,6 +45,7 @@ export class WorkerPool implements WorkerProcesses {
         execArgv: [...this.command.execArgv],
         // The workers log to the same standard error; nothing of theirs goes to standard output (a `-o -` feed is written here).
         stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+        serialization: SERIALIZATION,
       });
       const worker: Worker = { number, child, outbox: [], exited: false };
       this.#workers.push(worker);

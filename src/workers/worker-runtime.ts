@@ -51,6 +51,8 @@ export const WORKER_SETTINGS: Readonly<Record<string, unknown>> = {
   FEEDS: {},
   JOBDIR: null,
   STATS_DUMP: false,
+  // The coordinator's LogStats counts every worker's pages (their stats reach it every second).
+  LOGSTATS_INTERVAL: 0,
   TELNETCONSOLE_ENABLED: false,
   DASHBOARD_ENABLED: false,
   MONITORS: {},
