@@ -78,10 +78,18 @@ export class DomNode {
     this.preorder = undefined;
   }
 
-  /** Appends a child; creates the child array lazily so leaves share one empty array. */
+  /**
+   * Appends a child; creates the child array lazily so leaves share one
+   * empty array, and as `[child]`: most elements have one child, and an
+   * array literal holds one slot where `[]` grown by push() holds 17.
+   */
   append(child: DomNode): void {
-    if (this.children === NO_NODES) this.children = [];
     child.parent = this;
+    if (this.children === NO_NODES) {
+      child.index = 0;
+      this.children = [child];
+      return;
+    }
     child.index = this.children.length;
     this.children.push(child);
   }

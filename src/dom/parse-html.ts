@@ -57,8 +57,13 @@ class HtmlTreeBuilder implements TokenizerCallbacks {
   private discarded = 0;
   private text = '';
   private tagName = '';
-  /** The open tag's attributes; NO_ATTRIBUTES until it has one. */
-  private attrs: DomNode[] = NO_ATTRIBUTES;
+  /**
+   * The open tag's attributes, the first `attrCount` of this reused array;
+   * the element gets a copy of exactly that length. (A fresh `[]` per tag,
+   * grown by push(), reserved 17 slots for its one or two attributes.)
+   */
+  private readonly attrs: DomNode[] = [];
+  private attrCount = 0;
   /**
    * Tag and attribute names as written → as stored (lower-cased, prefix
    * dropped). Every element named `div` then shares one string instead of
@@ -102,7 +107,7 @@ class HtmlTreeBuilder implements TokenizerCallbacks {
   onopentagname(start: number, end: number): void {
     this.flushText();
     this.tagName = this.compact ? this.name(start, end, true) : localPart(this.source.slice(start, end).toLowerCase());
-    this.attrs = NO_ATTRIBUTES;
+    this.attrCount = 0;
     this.tagOpen = true;
   }
   onattribname(start: number, end: number): void {
@@ -129,13 +134,13 @@ class HtmlTreeBuilder implements TokenizerCallbacks {
     this.addAttribute(this.attrName, quote === 0 ? null : this.attrValue);
   }
   private addAttribute(name: string, rawValue: string | null): void {
-    for (const a of this.attrs) if (a.name === name) return; // the first of duplicated attributes wins
+    const attrs = this.attrs;
+    for (let i = 0; i < this.attrCount; i++) if (attrs[i]!.name === name) return; // the first of duplicated attributes wins
     const valueless = rawValue === null;
     const value = valueless ? (BOOLEAN_ATTRIBUTES.has(name) ? name : '') : decodeHtmlAttribute(rawValue);
     const attr = new DomNode(ATTRIBUTE, name, value);
     attr.valueless = valueless;
-    if (this.attrs === NO_ATTRIBUTES) this.attrs = [];
-    this.attrs.push(attr);
+    attrs[this.attrCount++] = attr;
   }
   onopentagend(): void {
     this.tagOpen = false;
@@ -147,7 +152,10 @@ class HtmlTreeBuilder implements TokenizerCallbacks {
   }
   onclosetag(start: number, end: number): void {
     this.flushText();
-    this.endTag(this.compact ? this.name(start, end, true) : localPart(this.source.slice(start, end).toLowerCase()));
+    // Most end tags close the innermost open element, written as stored: take its name without slicing the source.
+    const top = this.stack[this.stack.length - 1];
+    if (top !== undefined && spells(this.source, start, end, top.name)) this.endTag(top.name);
+    else this.endTag(this.compact ? this.name(start, end, true) : localPart(this.source.slice(start, end).toLowerCase()));
   }
   oncomment(start: number, end: number, offset: number): void {
     if (this.source.charCodeAt(start) === 0x3f /* ? */ && this.source.charCodeAt(start - 1) === 0x3c /* < */) {
@@ -247,8 +255,6 @@ class HtmlTreeBuilder implements TokenizerCallbacks {
   private push(name: string, attrs: DomNode[]): DomNode {
     const el = new DomNode(ELEMENT, name, '');
     if (attrs.length > 0) {
-      // In a big document, a copy of exactly its length (see fitChildren).
-      if (this.compact) attrs = attrs.slice();
       el.attrs = attrs;
       for (let i = 0; i < attrs.length; i++) {
         const a = attrs[i]!;
@@ -293,8 +299,8 @@ class HtmlTreeBuilder implements TokenizerCallbacks {
   }
 
   private startTag(name: string, selfClosing: boolean): void {
-    const attrs = this.attrs;
-    this.attrs = NO_ATTRIBUTES;
+    const attrs = this.attrCount === 0 ? NO_ATTRIBUTES : this.attrs.slice(0, this.attrCount);
+    this.attrCount = 0;
     this.autoClose(name);
     this.checkImplied(name);
     if (this.isMisplaced(name)) {
@@ -361,6 +367,16 @@ class HtmlTreeBuilder implements TokenizerCallbacks {
     }
     this.appendNode(new DomNode(TEXT, '', data));
   }
+}
+
+/** `source[start, end)` is `name` exactly, without a colon (which localPart would cut at). */
+function spells(source: string, start: number, end: number, name: string): boolean {
+  if (end - start !== name.length) return false;
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if (c === 0x3a /* : */ || source.charCodeAt(start + i) !== c) return false;
+  }
+  return true;
 }
 
 /** `foo:bar` → `bar`: libxml2's HTML parser drops element prefixes. */
