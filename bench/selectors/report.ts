@@ -6,8 +6,8 @@
 
 import type { SetResult } from './results.js';
 
-/** The issue's targets, seine pages/s ÷ parsel pages/s, by page set. */
-export const TARGETS: Readonly<Record<string, number>> = { 'page-100k.html': 0.5, listing: 1.0 };
+/** The issues' targets, seine pages/s ÷ parsel pages/s, by page set (the listing set's raised from 1.0× by issue 26). */
+export const TARGETS: Readonly<Record<string, number>> = { 'page-100k.html': 0.5, listing: 2.5 };
 
 export function formatRate(value: number | null | undefined): string {
   if (value === null || value === undefined) return '—';

@@ -13,14 +13,14 @@ const set = (name: string, pagesPerSecond: number | null, runs: number[] = [], e
 
 describe('verdict', () => {
   it('is PASS at or above the target ratio and BELOW under it', () => {
-    expect(verdict({ label: '', seine: set('listing', 1000), parsel: set('listing', 1000), disagrees: false })).toBe('PASS');
-    expect(verdict({ label: '', seine: set('listing', 999), parsel: set('listing', 1000), disagrees: false })).toBe('BELOW');
+    expect(verdict({ label: '', seine: set('listing', 2500), parsel: set('listing', 1000), disagrees: false })).toBe('PASS');
+    expect(verdict({ label: '', seine: set('listing', 2499), parsel: set('listing', 1000), disagrees: false })).toBe('BELOW');
     expect(verdict({ label: '', seine: set('page-100k.html', 25), parsel: set('page-100k.html', 50), disagrees: false })).toBe('PASS');
   });
 
   it('marks a result with a star when queries failed or the engines extracted different strings', () => {
-    expect(verdict({ label: '', seine: set('listing', 2000, [], ['x: boom']), parsel: set('listing', 1000), disagrees: false })).toBe('PASS*');
-    expect(verdict({ label: '', seine: set('listing', 2000), parsel: set('listing', 1000), disagrees: true })).toBe('PASS*');
+    expect(verdict({ label: '', seine: set('listing', 3000, [], ['x: boom']), parsel: set('listing', 1000), disagrees: false })).toBe('PASS*');
+    expect(verdict({ label: '', seine: set('listing', 3000), parsel: set('listing', 1000), disagrees: true })).toBe('PASS*');
   });
 
   it('says NOT MEASURED when seine could not run and — without a target or parsel', () => {
@@ -41,7 +41,7 @@ describe('headlineTable', () => {
         'page set                   seine pages/s  parsel pages/s  seine/parsel  target  result',
         '-------------------------  -------------  --------------  ------------  ------  ------',
         'page-10k.html (11.0 KB)          900 ±1%             450         2.00×  —       —',
-        'listing (1,000 × 12.7 KB)        650 ±2%             700         0.93×  ≥ 1.0×  BELOW',
+        'listing (1,000 × 12.7 KB)        650 ±2%             700         0.93×  ≥ 2.5×  BELOW',
       ].join('\n'),
     );
   });

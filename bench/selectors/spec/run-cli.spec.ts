@@ -41,7 +41,7 @@ describe('npm run bench:selectors', () => {
     expect(stdout).toContain(
       "parsel: comparison skipped: /nonexistent/python3 could not be run (spawnSync /nonexistent/python3 ENOENT). To enable it: apt-get install -y python3-scrapy (or python3-parsel) (it must import in /nonexistent/python3; SEINE_BENCH_PYTHON picks another interpreter).",
     );
-    expect(stdout).toMatch(/\nlisting \(3 × 12\.5 KB\) +[\d.,]+ +— +— +≥ 1\.0× +—\n/);
+    expect(stdout).toMatch(/\nlisting \(3 × 12\.5 KB\) +[\d.,]+ +— +— +≥ 2\.5× +—\n/);
   }, 60_000);
 
   it('rejects an unknown option, pointing to --help', () => {
