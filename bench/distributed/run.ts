@@ -33,6 +33,8 @@ const HELP = `Usage: npm run bench:distributed -- [options]
   --delay MS     the latency-bound runs' delay per page (default 250; 0 skips them)
   --workers A,B  worker counts (default 1,2,4)
   --starts N     start pages of the wide latency-bound runs (default 20)
+  --local        no Redis: the worker counts are --workers N of one seine crawl (one queue kept by the
+                 process started, docs/workers.md), with CONCURRENT_REQUESTS_PER_DOMAIN=16 over all workers
   --keep         keep the work folder (feeds, logs) and print where it is
   --help         this text
 
@@ -77,6 +79,7 @@ function options() {
       workers: { type: 'string', default: '1,2,4' },
       starts: { type: 'string', default: '20' },
       keep: { type: 'boolean', default: false },
+      local: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -88,7 +91,7 @@ function options() {
   if (workers.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`--workers ${JSON.stringify(values.workers)} is not a list of whole numbers ≥ 1; e.g. --workers 1,2,4`);
   const starts = Number(values.starts);
   if (!Number.isInteger(starts) || starts < 1 || starts > pages) throw new Error(`--starts ${JSON.stringify(values.starts)} is not a whole number between 1 and --pages; e.g. --starts 20`);
-  return { pages, delay, workers, starts, keep: values.keep, help: values.help };
+  return { pages, delay, workers, starts, keep: values.keep, local: values.local, help: values.help };
 }
 
 
@@ -121,6 +124,14 @@ function feedLines(measurements: readonly CrawlerMeasurement[], work: string): s
       return [];
     }
   });
+}
+
+/** --local: one `seine runspider --workers N` (N = 1: the crawl alone); the one domain's 16 requests at once hold over all workers, as in one process. */
+const LOCAL: Readonly<Record<string, string>> = { CONCURRENT_REQUESTS_PER_DOMAIN: '16' };
+
+async function runLocal(label: string, workers: number, work: string, site: SiteUnderTest): Promise<RunResult> {
+  const result = await run(label, 1, work, site, null, { ...LOCAL, WORKERS: String(workers) });
+  return { ...result, workers };
 }
 
 async function run(label: string, workers: number, work: string, site: SiteUnderTest, redis: BenchRedis | null, extra: Record<string, string> = {}): Promise<RunResult> {
@@ -205,6 +216,7 @@ async function main(): Promise<number> {
     process.stdout.write(HELP);
     return 0;
   }
+  if (opts.local) return mainLocal(opts);
   const version = redisServerVersion();
   if (version === null) throw new Error('redis-server is not on PATH: run scripts/install-test-deps.sh (npm test runs it), or apt-get install redis-server');
   const work = mkdtempSync(join(tmpdir(), 'seine-bench-distributed-'));
@@ -257,6 +269,38 @@ async function main(): Promise<number> {
     return status;
   } finally {
     await redis.stop();
+    if (!opts.keep) rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** --local: the crawl alone, then with --workers N, CPU-bound and latency-bound; each pair alternated (the machine is shared). */
+async function mainLocal(opts: ReturnType<typeof options>): Promise<number> {
+  const work = mkdtempSync(join(tmpdir(), 'seine-bench-workers-'));
+  let status = 0;
+  try {
+    console.log(`seine --workers benchmark — node ${process.versions.node}, ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'CPU'}`);
+    console.log(`site: ${opts.pages.toLocaleString('en-US')} pages (bench/crawl's site); ${Object.entries({ ...SETTINGS, ...LOCAL }).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+    const sets = [{ name: 'cpu', delay: 0, title: 'CPU-bound: the site answers at once' }];
+    if (opts.delay > 0) sets.push({ name: 'latency', delay: opts.delay, title: `latency-bound: each page answers after ${opts.delay} ms` });
+    for (const set of sets) {
+      const server = await startSite(opts.pages, set.delay);
+      const site: SiteUnderTest = { url: server.url, pages: opts.pages, starts: set.delay > 0 ? opts.starts : 1 };
+      try {
+        console.log(`\n## ${set.title}`);
+        const results: RunResult[] = [];
+        for (const n of [1, ...opts.workers.filter((w) => w > 1)]) results.push(await runLocal(`${set.name} --workers ${n}`, n, work, site));
+        console.log('');
+        console.log(table(results, results[0]!));
+        const problems = checks(results, results[0]!);
+        console.log(problems.length === 0 ? `check: every run's feed holds the same ${results[0]!.distinctItems} items, none twice` : problems.map((p) => `PROBLEM: ${p}`).join('\n'));
+        if (problems.length > 0) status = 1;
+      } finally {
+        server.process.kill('SIGTERM');
+      }
+    }
+    if (opts.keep) console.log(`\nfeeds and logs: ${work}`);
+    return status;
+  } finally {
     if (!opts.keep) rmSync(work, { recursive: true, force: true });
   }
 }

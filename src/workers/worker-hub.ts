@@ -152,7 +152,9 @@ export class WorkerHub implements EngineScheduler, AcknowledgesRequests, KeepsQu
   async drain(reason: string): Promise<void> {
     if (this.#drained) return;
     this.#drained = true;
-    if (!this.#closing || reason !== 'finished') this.dropPending();
+    // Finished: the workers see it in their next lease reply and close as finished too. Any other reason: they are told to stop.
+    if (reason !== 'finished') this.dropPending();
+    else if (!(await settlesWithin(this.processes.ended(), FINISH_GRACE_MS))) this.dropPending();
     await this.processes.ended();
     if (this.#filteredForWorkers > 0) this.crawler.stats.inc('dupefilter/filtered', -this.#filteredForWorkers);
   }
@@ -371,6 +373,17 @@ export class WorkerHub implements EngineScheduler, AcknowledgesRequests, KeepsQu
     for (const worker of this.#hungry) this.processes.send(worker, { op: 'wake' });
     this.#hungry.clear();
   }
+}
+
+/** How long a finished crawl waits for its workers to see the end themselves (they ask every 200 ms at most) before telling them to stop. */
+const FINISH_GRACE_MS = 5000;
+
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  const settled = await Promise.race([promise.then(() => true as const), late]);
+  clearTimeout(timer);
+  return settled;
 }
 
 function parseStats(text: string): Record<string, unknown> | null {
