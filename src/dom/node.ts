@@ -173,7 +173,8 @@ export function numberTree(root: DomNode): void {
  * What parsel does around its parser: NUL characters removed and the text
  * stripped (Python's str.strip()) before parsing, and an empty `<html>` when
  * the input holds no element. `parse` runs the tokenizer over the prepared
- * source and returns the document it built.
+ * source and returns the document it built, numbered (with its nodes in
+ * `preorder`) or not (`preorder` undefined: numbered here).
  */
 export function parseLikeParsel(text: string, strip: (source: string) => string, parse: (source: string) => DomNode): DomNode {
   const source = strip(text.indexOf('\0') === -1 ? text : text.replaceAll('\0', ''));
@@ -181,7 +182,9 @@ export function parseLikeParsel(text: string, strip: (source: string) => string,
   if (!doc.children.some((c) => c.kind === ELEMENT)) {
     doc.children = [];
     doc.append(new DomNode(ELEMENT, 'html', ''));
+    doc.preorder = undefined;
   }
-  numberTree(doc);
+  // A parser that numbered the tree as it built it leaves its order array in `preorder`.
+  if (doc.preorder === undefined) numberTree(doc);
   return doc;
 }

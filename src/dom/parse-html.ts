@@ -87,6 +87,18 @@ class HtmlTreeBuilder implements TokenizerCallbacks {
   private attrNameStart = 0;
   private attrNameEnd = 0;
   tokenizer: Tokenizer | undefined;
+  /**
+   * The nodes in document order, numbered as they are added: each new node
+   * goes last in document order as long as it is appended below the open
+   * elements (or the document), which is all a page's parse does but for
+   * libxml2's quirks after `</html>` and attributes merged into `<html>`,
+   * which set `inOrder` false (the tree is then numbered afterwards, as
+   * before). Handed to XPath as the document's order array (`preorder`):
+   * numbering and that array were two more walks over every node
+   * (docs/performance.md, issue 26).
+   */
+  private readonly nodes: DomNode[] = [this.doc];
+  private inOrder = true;
 
   constructor(private readonly source: string) {
     this.compact = source.length >= COMPACT_FROM;
@@ -198,6 +210,7 @@ class HtmlTreeBuilder implements TokenizerCallbacks {
     this.flushText();
     this.closeFrom(0);
     fitChildren(this.doc);
+    if (this.inOrder) this.doc.preorder = this.nodes;
   }
   /**
    * htmlparser2 lexes title, textarea, xmp, iframe, noembed, noframes and
@@ -238,18 +251,20 @@ class HtmlTreeBuilder implements TokenizerCallbacks {
       }
     }
     parent.append(node);
+    node.order = this.nodes.length;
+    this.nodes.push(node);
   }
 
   /** Closes the open elements from `i` up. */
   private closeFrom(i: number): void {
     const stack = this.stack;
     const open = this.open;
-    for (let k = i; k < stack.length; k++) {
-      const el = stack[k]!;
+    // pop() rather than `stack.length = i`: setting the length is a call into the runtime (~1.4 % of a listing page's parse).
+    while (stack.length > i) {
+      const el = stack.pop()!;
       open.set(el.name, open.get(el.name)! - 1);
       if (this.compact) fitChildren(el);
     }
-    stack.length = i;
   }
 
   private push(name: string, attrs: DomNode[]): DomNode {
@@ -262,8 +277,19 @@ class HtmlTreeBuilder implements TokenizerCallbacks {
         a.index = i;
       }
     }
-    const parent = this.top() ?? this.rootContainer();
+    const top = this.top();
+    const parent = top ?? this.rootContainer();
+    // Below the open elements, or last in the document: last in document order too.
+    if (top === undefined && parent !== this.doc && parent !== this.doc.children[this.doc.children.length - 1]) this.inOrder = false;
     parent.append(el);
+    const nodes = this.nodes;
+    el.order = nodes.length;
+    nodes.push(el);
+    for (let i = 0; i < attrs.length; i++) {
+      const a = attrs[i]!;
+      a.order = nodes.length;
+      nodes.push(a);
+    }
     this.stack.push(el);
     this.open.set(name, (this.open.get(name) ?? 0) + 1);
     if (name === 'head') this.sawHead = true;
@@ -325,7 +351,12 @@ class HtmlTreeBuilder implements TokenizerCallbacks {
 
   private mergeAttributes(target: DomNode | undefined, attrs: DomNode[]): void {
     if (target === undefined) return;
-    for (const a of attrs) if (target.getAttr(a.name) === null) target.addAttr(a);
+    for (const a of attrs) {
+      if (target.getAttr(a.name) === null) {
+        target.addAttr(a);
+        this.inOrder = false;
+      }
+    }
   }
 
   private endTag(name: string): void {
