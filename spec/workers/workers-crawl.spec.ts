@@ -7,7 +7,7 @@
  * and a bad value as one line.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureBuilt, logMessages, runSeine, startSeine } from '../cli/fixtures/run-seine.js';
 import { dumpedStats, feedNumbers, spiderDir, startLinkedSite } from './fixtures.js';
@@ -128,6 +128,25 @@ describe('seine runspider --workers 2', () => {
       expect(errors).toHaveLength(1);
       expect(sorted(feedNumbers(join(dir, 'k.jsonl')))).toEqual(range(120));
       expect(done.stderr).toContain("'finish_reason': 'finished'");
+    } finally {
+      await site.close();
+    }
+  }, 60_000);
+
+  it('reports a worker that fails at its start in one line, and crawls everything with the others', async () => {
+    const site = await startLinkedSite(60);
+    try {
+      // The spider throws in worker 1 only (the variable that marks a worker is internal; the test reads it to pick one).
+      writeFileSync(
+        join(dir, 'fragile.ts'),
+        readFileSync(join(dir, 'pages.ts'), 'utf8')
+          .replace("static name = 'pages';", "static name = 'fragile';\n  constructor(args?: Record<string, string>) {\n    super(args);\n    if (process.env.SEINE_WORKER_OF === '1') throw new Error('no luck in worker 1');\n  }"),
+      );
+      const run = await runSeine(['runspider', 'fragile.ts', '-a', `site=${site.url('')}`, '-O', 'f.jsonl', '--workers', '2', ...QUIET], dir);
+      expect(run.status).toBe(1);
+      expect(logMessages(run.stderr).filter((line) => /^Worker 1 \(pid \d+\) stopped with exit status 1$/.test(line))).toHaveLength(1);
+      expect(sorted(feedNumbers(join(dir, 'f.jsonl')))).toEqual(range(60));
+      expect(run.stderr).toContain("'finish_reason': 'finished'");
     } finally {
       await site.close();
     }
