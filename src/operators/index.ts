@@ -50,6 +50,9 @@ export {
 } from '../scheduler/index.js';
 export { DownloadSlots, DownloadSlot, readSlotSettings, type DownloadSlotsOptions, type SlotOverrides, type SharedRate } from '../throttle/index.js';
 export { createNodeFetch, httpFetchOptionsFromSettings, type HttpFetch, type HttpFetchOptions } from '../download/fetch-node.js';
-export { createGotFetch, gotFetchOptionsFromSettings, type GotFetch, type GotFetchOptions } from '../download/fetch-got.js';
+// got itself is imported by the first createGotFetch() call, not by `seine/operators`.
+export { createGotFetch } from '../download/got-fetch-lazy.js';
+export { gotFetchOptionsFromSettings, type GotFetchOptions } from '../download/got-options.js';
+export type { GotFetch } from '../download/fetch-got.js';
 export type { FetchFn, FetchOptions } from '../download/fetch-contract.js';
 export { fingerprint, type FingerprintOptions } from '../http/fingerprint.js';
