@@ -364,6 +364,11 @@ class HtmlTreeBuilder implements TokenizerCallbacks {
       this.discarded--;
       return;
     }
+    const last = this.stack.length - 1;
+    if (last >= 0 && this.stack[last]!.name === name) {
+      this.closeFrom(last); // the usual case: it closes the innermost element, whatever the priorities
+      return;
+    }
     // No open element of that name: the scan below could only end without a match. Skipping it
     // keeps `<span>` × 100,000 then `</div>` × 100,000 linear (the scan made it quadratic: minutes).
     if ((this.open.get(name) ?? 0) === 0) return;
