@@ -231,6 +231,8 @@ export async function runCli(rawArgv: readonly string[], io: CliIo = {}): Promis
     }
     const project = command.name === 'startproject' ? null : await openProject(io.cwd ?? process.cwd());
     settings = buildSettings(command, args, project);
+    // A worker of `--workers N` logs to the coordinator's --logfile too: after it, never over it.
+    if (process.env[WORKER_ENV] !== undefined) settings.set('LOG_FILE_APPEND', true, 'cmdline', 'a worker of --workers');
     let sinkOptions = logSinkOptions(settings);
     let sink = attachLogSink(logBus.eventsAt(sinkOptions.level), sinkOptions, stderr);
     cleanups.push(() => sink.unsubscribe());

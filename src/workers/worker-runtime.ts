@@ -58,4 +58,5 @@ export const WORKER_SETTINGS: Readonly<Record<string, unknown>> = {
   MONITORS: {},
   MONITORS_PERIODIC: {},
   WORKERS: 1,
+  LOG_FILE_APPEND: true,
 };
