@@ -30,9 +30,10 @@ async function load(path) {
 
 const quick = await load('../dist/cli/quick-answer.js');
 // Before the CLI's modules load: V8 would grow its young generation to 32 MB
-// while they do, and never give it back (docs/performance.md, "Peak memory").
+// while they do, and never give it back (docs/performance.md, "Peak memory");
+// it stays at its first size until a crawl's engine starts.
 const heap = quick === undefined ? undefined : await load('../dist/extensions/heap-targets.js');
-heap?.keepHeapNear(heap.DEFAULT_HEAP_TARGETS);
+heap?.keepHeapNear(heap.STARTUP_HEAP_TARGETS);
 const answer = quick?.quickAnswer(argv, process.cwd());
 if (quick === undefined) {
   process.exitCode = 1;

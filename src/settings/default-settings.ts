@@ -129,7 +129,7 @@ export const DEFAULT_SETTINGS: Readonly<SettingsSchema> = {
   FTPS_VERIFY: true,
   // A crawl's heap kept near its live size (src/extensions/heap-sizing.ts, docs/performance.md "Peak memory").
   HEAP_GROWTH_PERCENT: 50,
-  HEAP_YOUNG_GENERATION_MB: 8,
+  HEAP_YOUNG_GENERATION_MB: 4,
   // ImagesPipeline's (src/media/images-pipeline.ts); IMAGES_KEEP_FORMATS is seine's (Scrapy re-encodes every image as JPEG).
   IMAGES_STORE: null,
   IMAGES_URLS_FIELD: 'image_urls',
