@@ -39,7 +39,6 @@ export interface HtmlLexerCallbacks {
   onend(): void;
 }
 
-const LT = 0x3c;
 const GT = 0x3e;
 const SLASH = 0x2f;
 const EQ = 0x3d;
