@@ -243,9 +243,11 @@ class HtmlTreeBuilder implements TokenizerCallbacks {
 
   private appendNode(node: DomNode): void {
     const parent = this.top() ?? this.doc;
-    if (node.kind === TEXT) {
-      const last = parent.children[parent.children.length - 1];
-      if (last !== undefined && last.kind === TEXT) {
+    // The length is tested first: reading index -1 of an empty array is a slow, generic property lookup.
+    const siblings = parent.children;
+    if (node.kind === TEXT && siblings.length > 0) {
+      const last = siblings[siblings.length - 1]!;
+      if (last.kind === TEXT) {
         last.data += node.data;
         return;
       }
