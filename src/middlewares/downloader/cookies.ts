@@ -139,14 +139,15 @@ export class CookiesMiddleware implements DownloaderMiddleware {
 
   processRequest(request: Request, spider: Spider): void {
     if (request.meta.dont_merge_cookies) return;
-    const jar = this.#jarOf(request.meta.cookiejar);
-    for (const setCookie of this.#requestCookies(request)) {
-      jar.setCookieSync(setCookie, request.url, { ignoreError: true, loose: true });
-      this.#filled.add(jar);
-    }
+    const key = request.meta.cookiejar;
+    const lines = this.#requestCookies(request);
+    // No jar yet and nothing to put in one: none is made (nor tough-cookie loaded, ~7 MB) for a site that sets no cookie.
+    const jar = lines.length > 0 ? this.#jarOf(key) : this.#jars.get(key === undefined ? null : key);
+    for (const setCookie of lines) jar!.setCookieSync(setCookie, request.url, { ignoreError: true, loose: true });
+    if (jar !== undefined && lines.length > 0) this.#filled.add(jar);
     const given = this.#givenCookies(request);
     const givenNames = cookieNames(given);
-    const fromJar = !this.#filled.has(jar)
+    const fromJar = jar === undefined || !this.#filled.has(jar)
       ? []
       : jar
           .getCookiesSync(request.url)
@@ -161,11 +162,13 @@ export class CookiesMiddleware implements DownloaderMiddleware {
 
   processResponse(request: Request, response: Response, spider: Spider): Response {
     if (request.meta.dont_merge_cookies) return response;
-    const jar = this.#jarOf(request.meta.cookiejar);
     const setCookies = response.headers.getList('Set-Cookie');
-    // Invalid cookies (bad domain, public suffix, malformed) are skipped silently, as browsers and Scrapy do.
-    for (const setCookie of setCookies) jar.setCookieSync(setCookie, request.url, { ignoreError: true, loose: true });
-    if (setCookies.length > 0) this.#filled.add(jar);
+    if (setCookies.length > 0) {
+      const jar = this.#jarOf(request.meta.cookiejar);
+      // Invalid cookies (bad domain, public suffix, malformed) are skipped silently, as browsers and Scrapy do.
+      for (const setCookie of setCookies) jar.setCookieSync(setCookie, request.url, { ignoreError: true, loose: true });
+      this.#filled.add(jar);
+    }
     if (this.debug && setCookies.length > 0) {
       const lines = setCookies.map((value) => `Set-Cookie: ${value}\n`).join('\n');
       this.#logger.debug(`Received cookies from: ${response.toString()}\n${lines}`, { spider });
