@@ -25,6 +25,9 @@ function parse(url: string): URL | null {
 
 /** A URL's scheme, lower-cased and without its colon; '' when it has none. */
 export function schemeOf(url: string): string {
+  // Every link asks (~75 a page): the usual two without a regular expression's match array.
+  if (url.startsWith('https:')) return 'https';
+  if (url.startsWith('http:')) return 'http';
   return /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(url)?.[1]?.toLowerCase() ?? '';
 }
 
