@@ -68,7 +68,6 @@ export class WorkerHub implements EngineScheduler, AcknowledgesRequests, KeepsQu
   #drained = false;
   /** Duplicates the queue filtered for the workers: each worker counts those itself. */
   #filteredForWorkers = 0;
-  #failed = 0;
 
   constructor(
     readonly crawler: Crawler,
@@ -164,11 +163,6 @@ export class WorkerHub implements EngineScheduler, AcknowledgesRequests, KeepsQu
     await this.inner.close(reason);
   }
 
-  /** How many workers ended before the crawl asked them to. */
-  get failed(): number {
-    return this.#failed;
-  }
-
   // --- the workers' calls ---------------------------------------------------------------------
 
   /** Answers one call of `worker`; undefined for calls that wait for no reply. */
@@ -208,7 +202,6 @@ export class WorkerHub implements EngineScheduler, AcknowledgesRequests, KeepsQu
       if (!this.#closing) this.#parked.unshift(lease.request);
     }
     if (!expected) {
-      this.#failed++;
       this.crawler.stats.inc('workers/failed');
       const back = mine.length === 0 ? '' : this.#closing ? `; its ${mine.length} unfinished requests are crawled again by the next run with JOBDIR` : `; its ${mine.length} unfinished requests go back to the queue`;
       this.#logger.error(`Worker ${worker} ${how}${back}`);
