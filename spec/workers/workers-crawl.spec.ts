@@ -152,6 +152,22 @@ describe('seine runspider --workers 2', () => {
     }
   }, 60_000);
 
+  it('closes at CLOSESPIDER_ITEMCOUNT counted over all workers', async () => {
+    const site = await startLinkedSite(200, 50);
+    try {
+      const run = await runSeine(['runspider', 'pages.ts', '-a', `site=${site.url('')}`, '-O', 'l.jsonl', '--workers', '2', '-s', 'CLOSESPIDER_ITEMCOUNT=20', ...QUIET], dir);
+      expect(run.status).toBe(0);
+      expect(run.stderr).toContain("'finish_reason': 'closespider_itemcount'");
+      const items = feedNumbers(join(dir, 'l.jsonl'));
+      // Requests already under way finish, as in one process: a few more than 20, far from the 200 pages.
+      expect(items.length).toBeGreaterThanOrEqual(20);
+      expect(items.length).toBeLessThan(100);
+      expect(new Set(items).size).toBe(items.length);
+    } finally {
+      await site.close();
+    }
+  }, 60_000);
+
   it('stops every worker gracefully on one SIGINT: one message, a complete JSON feed, finish reason shutdown', async () => {
     const site = await startLinkedSite(400, 100);
     try {

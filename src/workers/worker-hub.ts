@@ -66,6 +66,9 @@ export class WorkerHub implements EngineScheduler, AcknowledgesRequests, KeepsQu
   #startDone = false;
   #closing = false;
   #drained = false;
+  /** CLOSESPIDER_ITEMCOUNT, _PAGECOUNT, _ERRORCOUNT over all workers (0: no limit); the workers run with none. */
+  readonly #limits: { readonly items: number; readonly pages: number; readonly errors: number };
+  #workerItems = 0;
   /** Duplicates the queue filtered for the workers: each worker counts those itself. */
   #filteredForWorkers = 0;
 
@@ -78,6 +81,8 @@ export class WorkerHub implements EngineScheduler, AcknowledgesRequests, KeepsQu
   ) {
     this.changed$ = this.#changed.asObservable();
     this.#logger = crawler.logBus.getLogger(WORKERS_LOGGER);
+    const { settings } = crawler;
+    this.#limits = { items: settings.getInt('CLOSESPIDER_ITEMCOUNT'), pages: settings.getInt('CLOSESPIDER_PAGECOUNT'), errors: settings.getInt('CLOSESPIDER_ERRORCOUNT') };
   }
 
   // --- the coordinator's own engine -----------------------------------------------------------
@@ -274,6 +279,9 @@ export class WorkerHub implements EngineScheduler, AcknowledgesRequests, KeepsQu
 
   #ack(id: string, outcome: 'done' | 'failed', delay: number | null, items: readonly string[]): boolean {
     for (const item of items) this.#exportItem(JSON.parse(item) as unknown);
+    this.#workerItems += items.length;
+    // Counted here, as the items arrive: the workers' stats come a second late.
+    if (this.#limits.items > 0 && items.length > 0 && this.#workerItems >= this.#limits.items) this.#closeFor('closespider_itemcount');
     if (id === '') return true;
     const lease = this.#leases.get(id);
     if (lease === undefined) return false;
@@ -359,6 +367,22 @@ export class WorkerHub implements EngineScheduler, AcknowledgesRequests, KeepsQu
         applied.set(key, value);
       }
     }
+    this.#checkLimits();
+  }
+
+  /** CLOSESPIDER_PAGECOUNT and _ERRORCOUNT over all workers, from the stats they send every second. */
+  #checkLimits(): void {
+    const stats = this.crawler.stats.getAll();
+    if (this.#limits.pages > 0 && Number(stats['response_received_count'] ?? 0) >= this.#limits.pages) this.#closeFor('closespider_pagecount');
+    if (this.#limits.errors > 0) {
+      let errors = 0;
+      for (const [key, value] of Object.entries(stats)) if (key.startsWith('spider_exceptions/') && typeof value === 'number') errors += value;
+      if (errors >= this.#limits.errors) this.#closeFor('closespider_errorcount');
+    }
+  }
+
+  #closeFor(reason: string): void {
+    if (!this.#closing) this.crawler.close(reason);
   }
 
   /** Tells the workers whose last lease came back short that there may be more now. */

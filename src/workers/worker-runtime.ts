@@ -59,4 +59,9 @@ export const WORKER_SETTINGS: Readonly<Record<string, unknown>> = {
   MONITORS_PERIODIC: {},
   WORKERS: 1,
   LOG_FILE_APPEND: true,
+  // The crawl's limits count over all workers, in the coordinator (WorkerHub): a worker alone would stop at its own count.
+  CLOSESPIDER_TIMEOUT: 0,
+  CLOSESPIDER_ITEMCOUNT: 0,
+  CLOSESPIDER_PAGECOUNT: 0,
+  CLOSESPIDER_ERRORCOUNT: 0,
 };
