@@ -89,6 +89,20 @@ describe('seine runspider --workers 2', () => {
     }
   }, 60_000);
 
+  it('keeps a DOWNLOAD_SLOTS rate over all workers', async () => {
+    const site = await startLinkedSite(12, 5);
+    try {
+      const run = await runSeine(['runspider', 'pages.ts', '-a', `site=${site.url('')}`, '-O', 'r.jsonl', '--workers', '2', '-s', 'DOWNLOAD_SLOTS={"127.0.0.1":{"rate":"5/s"}}', ...QUIET], dir);
+      expect(run.status).toBe(0);
+      expect(feedNumbers(join(dir, 'r.jsonl'))).toHaveLength(12);
+      const at = site.requests.map((hit) => hit.at);
+      // 5 a second over both workers: 12 starts take at least 11 intervals of 200 ms (unshared, each worker kept its own 5 a second: ~1.7 s).
+      expect(at.at(-1)! - at[0]!).toBeGreaterThanOrEqual(11 * 200 * 0.9);
+    } finally {
+      await site.close();
+    }
+  }, 60_000);
+
   it('refuses a bad --workers value, or --workers with SCHEDULER=redis, in one line with status 1, before any request', async () => {
     const site = await startLinkedSite(3);
     try {
