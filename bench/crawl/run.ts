@@ -190,6 +190,7 @@ async function main(): Promise<number> {
     const row = (crawler: string) => rows.find((r) => r.crawler === crawler) ?? null;
     console.log('');
     console.log(table(rows));
+    console.log('seconds, pages/s and CPU ms/page are each crawler\'s whole process, from its start to its exit: start-up included, as users pay it');
     console.log('');
     for (const line of warnings(results, opts.pages, ENTRIES_PER_PAGE)) console.log(line);
     for (const line of ratioLines(rows[0]!, row('Scrapy'), row('Crawlee'))) console.log(line);
