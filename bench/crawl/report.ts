@@ -44,6 +44,29 @@ export function toRow({ measurement: m, hits }: CrawlerResult): Row {
   };
 }
 
+/**
+ * One row per crawler from several interleaved rounds: each column's median
+ * on its own (`--rounds N`). This machine's speed drifts by a quarter from
+ * one minute to the next; a crawler measured once can land on a fast minute
+ * and its peer on a slow one.
+ */
+export function medianRow(rows: readonly Row[]): Row {
+  const median = (pick: (row: Row) => number): number => {
+    const values = rows.map(pick).sort((a, b) => a - b);
+    const middle = Math.floor(values.length / 2);
+    return values.length % 2 === 1 ? values[middle]! : (values[middle - 1]! + values[middle]!) / 2;
+  };
+  return {
+    crawler: rows[0]!.crawler,
+    pages: median((r) => r.pages),
+    items: median((r) => r.items),
+    seconds: median((r) => r.seconds),
+    pagesPerSecond: median((r) => r.pagesPerSecond),
+    cpuMsPerPage: median((r) => r.cpuMsPerPage),
+    peakRssMb: median((r) => r.peakRssMb),
+  };
+}
+
 function fixed(value: number, digits: number): string {
   return Number.isFinite(value) ? value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '—';
 }

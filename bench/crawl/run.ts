@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import { runCrawler, type CrawlerCommand } from './crawler-run.js';
 import { CRAWLEE_DIR, ensureCrawlee } from './crawlee-peer.js';
 import { formatSummary, loadProfile, summarizeProfile } from './profile-summary.js';
-import { ratioLines, table, toRow, warnings, type CrawlerResult } from './report.js';
+import { medianRow, ratioLines, table, toRow, warnings, type CrawlerResult } from './report.js';
 import { DEFAULT_PAGES, ENTRIES_PER_PAGE } from './site-page.js';
 import { siteHits, startSite } from './site-process.js';
 
@@ -28,6 +28,7 @@ const ROOT = resolve(HERE, '../..');
 const HELP = `Usage: npm run bench:crawl -- [options]
 
   --pages N     pages of the synthetic site (default ${DEFAULT_PAGES})
+  --rounds N    crawl N times, the crawlers taking turns, and judge the medians (default 1)
   --no-scrapy   do not run Scrapy
   --no-crawlee  do not run Crawlee (nor install it)
   --profile     afterwards, crawl once more with seine under node --cpu-prof and summarize the profile
@@ -58,6 +59,7 @@ function settingArgs(): string[] {
 
 export interface BenchOptions {
   pages: number;
+  rounds: number;
   scrapy: boolean;
   crawlee: boolean;
   profile: boolean;
@@ -70,6 +72,7 @@ export function parseOptions(args: string[]): BenchOptions {
     args,
     options: {
       pages: { type: 'string' },
+      rounds: { type: 'string' },
       'no-scrapy': { type: 'boolean', default: false },
       'no-crawlee': { type: 'boolean', default: false },
       profile: { type: 'boolean', default: false },
@@ -79,7 +82,9 @@ export function parseOptions(args: string[]): BenchOptions {
   });
   const pages = values.pages === undefined ? DEFAULT_PAGES : Number(values.pages);
   if (!Number.isInteger(pages) || pages < 2) throw new Error(`--pages ${JSON.stringify(values.pages)} is not a whole number ≥ 2; e.g. --pages ${DEFAULT_PAGES}`);
-  return { pages, scrapy: !values['no-scrapy'], crawlee: !values['no-crawlee'], profile: values.profile, keep: values.keep, help: values.help };
+  const rounds = values.rounds === undefined ? 1 : Number(values.rounds);
+  if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds ${JSON.stringify(values.rounds)} is not a whole number ≥ 1; e.g. --rounds 3`);
+  return { pages, rounds, scrapy: !values['no-scrapy'], crawlee: !values['no-crawlee'], profile: values.profile, keep: values.keep, help: values.help };
 }
 
 function newestMtime(dir: string, suffix: string): number {
@@ -183,18 +188,28 @@ async function main(): Promise<number> {
     if (scrapy !== null) console.log('version' in scrapy ? `Scrapy ${scrapy.version} (${scrapy.python})` : `Scrapy skipped: ${scrapy.problem}`);
     if (crawlee !== null) console.log('version' in crawlee ? `Crawlee ${crawlee.version} (CheerioCrawler from ${relative(ROOT, CRAWLEE_DIR)}/): ${CRAWLEE_SETTINGS}` : crawlee.problem);
     if (buildNote !== null) console.log(buildNote);
-    const results: CrawlerResult[] = [await measure(seineCommand(work, site.url), site.url)];
-    if (scrapy !== null && 'version' in scrapy) results.push(await measure(scrapyCommand(work, site.url, scrapy.python), site.url));
-    if (crawlee !== null && 'version' in crawlee) results.push(await measure(crawleeCommand(work, site.url, opts.pages), site.url));
-    const rows = results.map(toRow);
+    const rounds: CrawlerResult[][] = [];
+    for (let round = 1; round <= opts.rounds; round++) {
+      if (opts.rounds > 1) console.log(`round ${round} of ${opts.rounds}`);
+      const results: CrawlerResult[] = [await measure(seineCommand(work, site.url), site.url)];
+      if (scrapy !== null && 'version' in scrapy) results.push(await measure(scrapyCommand(work, site.url, scrapy.python), site.url));
+      if (crawlee !== null && 'version' in crawlee) results.push(await measure(crawleeCommand(work, site.url, opts.pages), site.url));
+      rounds.push(results);
+    }
+    if (opts.rounds > 1) {
+      console.log('');
+      console.log(table(rounds.flat().map(toRow)));
+      console.log(`\nmedians of ${opts.rounds} rounds:`);
+    }
+    const rows = rounds[0]!.map((_, i) => medianRow(rounds.map((results) => toRow(results[i]!))));
     const row = (crawler: string) => rows.find((r) => r.crawler === crawler) ?? null;
     console.log('');
     console.log(table(rows));
     console.log('seconds, pages/s and CPU ms/page are each crawler\'s whole process, from its start to its exit: start-up included, as users pay it');
     console.log('');
-    for (const line of warnings(results, opts.pages, ENTRIES_PER_PAGE)) console.log(line);
+    for (const line of new Set(rounds.flatMap((results) => warnings(results, opts.pages, ENTRIES_PER_PAGE)))) console.log(line);
     for (const line of ratioLines(rows[0]!, row('Scrapy'), row('Crawlee'))) console.log(line);
-    if (results.some((r) => r.measurement.source === 'proc')) console.log('note: /usr/bin/time is missing; CPU and RSS were sampled from /proc every 50 ms');
+    if (rounds.flat().some((r) => r.measurement.source === 'proc')) console.log('note: /usr/bin/time is missing; CPU and RSS were sampled from /proc every 50 ms');
     if (opts.profile) {
       const dir = join(work, 'profile');
       const profiled = await measure({ ...seineCommand(work, site.url, ['--cpu-prof', `--cpu-prof-dir=${dir}`]), crawler: 'seine (profiled)' }, site.url);
@@ -203,7 +218,7 @@ async function main(): Promise<number> {
       console.log(file === undefined ? `no profile was written to ${dir}` : formatSummary(summarizeProfile(loadProfile(join(dir, file))), profiled.hits.pages));
     }
     if (opts.keep) console.log(`\nfeeds, logs and profiles: ${work}`);
-    return results.every((r) => r.measurement.exitCode === 0) ? 0 : 1;
+    return rounds.flat().every((r) => r.measurement.exitCode === 0) ? 0 : 1;
   } finally {
     site.process.kill('SIGTERM');
     if (!opts.keep) rmSync(work, { recursive: true, force: true });

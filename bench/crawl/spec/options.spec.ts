@@ -4,7 +4,7 @@ import { parseOptions } from '../run.js';
 
 describe('bench:crawl options', () => {
   it('runs all three crawlers on 2,000 pages unless told otherwise', () => {
-    expect(parseOptions([])).toEqual({ pages: 2000, scrapy: true, crawlee: true, profile: false, keep: false, help: false });
+    expect(parseOptions([])).toEqual({ pages: 2000, rounds: 1, scrapy: true, crawlee: true, profile: false, keep: false, help: false });
     expect(parseOptions(['--no-crawlee', '--pages', '500'])).toMatchObject({ pages: 500, scrapy: true, crawlee: false });
     expect(parseOptions(['--no-scrapy', '--no-crawlee'])).toMatchObject({ scrapy: false, crawlee: false });
   });
@@ -12,6 +12,11 @@ describe('bench:crawl options', () => {
   it('refuses a page count that is not a whole number ≥ 2, and unknown options', () => {
     expect(() => parseOptions(['--pages', '1.5'])).toThrow('--pages "1.5" is not a whole number ≥ 2; e.g. --pages 2000');
     expect(() => parseOptions(['--no-crawler'])).toThrow(/--no-crawler/);
+  });
+
+  it('takes a number of interleaved rounds, at least one', () => {
+    expect(parseOptions(['--rounds', '3'])).toMatchObject({ rounds: 3 });
+    expect(() => parseOptions(['--rounds', '0'])).toThrow('--rounds "0" is not a whole number ≥ 1; e.g. --rounds 3');
   });
 });
 

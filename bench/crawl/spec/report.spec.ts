@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseGnuTime, parseStatsDump, type CrawlerMeasurement } from '../crawler-run.js';
-import { ratioLines, table, toRow, warnings, type CrawlerResult } from '../report.js';
+import { medianRow, ratioLines, table, toRow, warnings, type CrawlerResult } from '../report.js';
 
 function result(crawler: string, wallSeconds: number, cpuSeconds: number, rssMb: number, pages = 2000, items = 20000): CrawlerResult {
   const measurement: CrawlerMeasurement = { crawler, exitCode: 0, wallSeconds, cpuSeconds, peakRssBytes: rssMb * 1024 * 1024, source: 'rusage', feedItems: items, stats: {} };
@@ -70,6 +70,12 @@ describe('the crawl benchmark report', () => {
       'seine/Crawlee peak RSS:    0.72×   (for the record)',
       'seine peak RSS:            216.0 MB   target ≤ 100 MB   BELOW',
     ]);
+  });
+
+  it('judges several rounds by each column’s median', () => {
+    const rounds = [toRow(result('seine', 8, 7.6, 100)), toRow(result('seine', 4, 3, 96)), toRow(result('seine', 5, 5, 120))];
+    expect(medianRow(rounds)).toEqual({ crawler: 'seine', pages: 2000, items: 20000, seconds: 5, pagesPerSecond: 400, cpuMsPerPage: 2.5, peakRssMb: 100 });
+    expect(medianRow(rounds.slice(0, 2)).seconds).toBe(6);
   });
 
   it('prints a row per crawler, Crawlee’s included', () => {
