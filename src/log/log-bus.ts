@@ -89,13 +89,15 @@ export class LogBus {
     return new Observable<LogEvent>((subscriber) => {
       this.#fromLevel.set(level, (this.#fromLevel.get(level) ?? 0) + 1);
       this.#refloor();
-      const subscription = this.#subject.subscribe((event) => {
-        if (LOG_LEVELS[event.level] >= threshold) subscriber.next(event);
+      const subscription = this.#subject.subscribe({
+        next: (event) => {
+          if (LOG_LEVELS[event.level] >= threshold) subscriber.next(event);
+        },
+        complete: () => subscriber.complete(),
+        error: (error: unknown) => subscriber.error(error),
       });
-      const done = this.#subject.subscribe({ complete: () => subscriber.complete(), error: (error: unknown) => subscriber.error(error) });
       return () => {
         subscription.unsubscribe();
-        done.unsubscribe();
         const left = (this.#fromLevel.get(level) ?? 1) - 1;
         if (left === 0) this.#fromLevel.delete(level);
         else this.#fromLevel.set(level, left);
