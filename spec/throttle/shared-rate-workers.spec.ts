@@ -72,8 +72,9 @@ describe('DOWNLOAD_SLOTS rate under SCHEDULER=redis', () => {
     expect(new Set(hits.map((hit) => hit.path)).size).toBe(PAGES);
     expect(new Set(hits.map((hit) => String(hit.headers['user-agent'])))).toEqual(new Set(['w1', 'w2']));
     const starts = hits.map((hit) => hit.at).sort((x, y) => x - y);
-    // 15 gaps of 250 ms at the least (two workers each at 4/s alone would take half that); 10 % slack for the clocks.
-    expect(starts.at(-1)! - starts[0]!).toBeGreaterThanOrEqual(15 * 250 * 0.9);
+    // 15 gaps of 250 ms at the least. Two workers each at 4/s alone would take half that (7 gaps, ~1.75 s).
+    // 20 % slack: reservations run on Redis's clock and the starts are stamped by the site's, after each worker's own event loop.
+    expect(starts.at(-1)! - starts[0]!).toBeGreaterThanOrEqual(15 * 250 * 0.8);
     // In any one-second window the site sees at most 4 starts, give or take one (a request that arrives late next to an on-time one).
     const most = Math.max(...starts.map((t) => starts.filter((u) => u >= t && u < t + 1000).length));
     expect(most).toBeLessThanOrEqual(5);
