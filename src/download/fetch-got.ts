@@ -5,15 +5,13 @@ import { createRequire } from 'node:module';
 import type { FetchOptions } from './fetch-contract.js';
 import type { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
-import { AbortError, DownloadError, TimeoutError, UnsupportedSchemeError } from './download-errors.js';
-import { DEFAULT_SETTINGS } from '../settings/default-settings.js';
+import { AbortError, UnsupportedSchemeError, type DownloadError } from './download-errors.js';
 import { fetchData, fetchFile } from './local-schemes.js';
 import { ACCEPT_ENCODING } from './decompress.js';
-import { AgentPool } from './agent-pool.js';
 import { seineGotOptions, type GotFetchOptions } from './got-options.js';
 import { repairHeaderColons } from './header-colon-repair.js';
-import { allowManyListeners } from './many-listeners.js';
-import { ResponseReceiver, StaleSocket, type TransferState } from './response-receiver.js';
+import { ResponseReceiver, type TransferState } from './response-receiver.js';
+import { armDeadline, clientOptions, disarmDeadline, sendsBody, throwUnlessStaleSocketRetry } from './http-client-core.js';
 import type { HttpFetch, HttpFetchCallOptions } from './fetch-options.js';
 
 export { gotFetchOptionsFromSettings, seineGotOptions, type GotFetchOptions } from './got-options.js';
@@ -51,16 +49,8 @@ function http2Agent(): { destroy(): void } {
   return new Agent();
 }
 
-const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
-const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE']);
-
 export function createGotFetch(options: GotFetchOptions = {}): GotFetch {
-  const compression = options.compression ?? true;
-  const keepWire = options.keepWire ?? false;
-  const failOnDataLoss = options.failOnDataLoss ?? true;
-  const agents = new AgentPool(options.maxSocketsPerHost ?? Infinity);
-  const maxHeaderSize = options.maxHeaderSize ?? DEFAULT_SETTINGS.DOWNLOAD_MAXHEADERSIZE;
-  const lenient = options.lenientHttp ?? DEFAULT_SETTINGS.DOWNLOAD_LENIENT_HTTP;
+  const { compression, keepWire, failOnDataLoss, agents, maxHeaderSize, lenient } = clientOptions(options);
   const client = withoutDefaultHeaders(got.extend(seineGotOptions(), { maxHeaderSize, request: nodeRequest(lenient), mutableDefaults: true }));
   // http2-wrapper's `auto` picks HTTP/2 or HTTP/1.1 by ALPN; it connects by itself, so it cannot go through a proxy's tunnel.
   const h2 = options.http2 === true ? { client: withoutDefaultHeaders(got.extend(seineGotOptions(), { maxHeaderSize, http2: true, mutableDefaults: true })), agent: http2Agent() } : null;
@@ -81,9 +71,7 @@ export function createGotFetch(options: GotFetchOptions = {}): GotFetch {
       controller.abort(error);
     };
     const onAbort = (): void => fail(new AbortError(request.url, { cause: fetchOptions.signal.reason }));
-    allowManyListeners(fetchOptions.signal);
-    fetchOptions.signal.addEventListener('abort', onAbort, { once: true });
-    const timer = fetchOptions.timeoutMs > 0 ? setTimeout(() => fail(new TimeoutError(request.url, fetchOptions.timeoutMs)), fetchOptions.timeoutMs) : null;
+    const timer = armDeadline(request.url, fetchOptions, onAbort, fail);
     try {
       const headers = route.headers.toObject() as Record<string, string | string[] | undefined>;
       if (!route.headers.has('user-agent')) headers['user-agent'] = undefined;
@@ -95,9 +83,7 @@ export function createGotFetch(options: GotFetchOptions = {}): GotFetch {
         agent: viaH2 ? { ...route.agents, http2: h2.agent as never } : route.agents,
         signal: controller.signal,
       };
-      // Twisted sends no body (and no Content-Length) for an empty body, except Content-Length: 0 for POST/PUT/PATCH.
-      if (request.body.length > 0 || METHODS_WITH_BODY.has(request.method)) {
-        if (request.method === 'HEAD') throw new DownloadError(request.url, `Cannot send a body with a HEAD request to ${request.url}: remove the body or use another method.`);
+      if (sendsBody(request)) {
         gotOptions.body = request.body;
         if (request.method === 'GET') gotOptions.allowGetBody = true;
       }
@@ -105,15 +91,11 @@ export function createGotFetch(options: GotFetchOptions = {}): GotFetch {
         try {
           return await transfer(viaH2 ? h2.client : client, url, request, gotOptions, fetchOptions, { compression, keepWire, failOnDataLoss: fetchOptions.failOnDataLoss ?? failOnDataLoss, fail, failure: () => failure, lenient, maxHeaderSize });
         } catch (error) {
-          if (failure !== null) throw failure;
-          // Up to two fresh tries: several pooled sockets can have gone stale at once.
-          if (attempt < 3 && error instanceof StaleSocket && IDEMPOTENT.has(request.method)) continue;
-          throw error instanceof StaleSocket ? error.mapped : error;
+          throwUnlessStaleSocketRetry(error, attempt, request.method, failure);
         }
       }
     } finally {
-      if (timer !== null) clearTimeout(timer);
-      fetchOptions.signal.removeEventListener('abort', onAbort);
+      disarmDeadline(timer, fetchOptions, onAbort);
     }
   };
   return Object.assign(fetch, {

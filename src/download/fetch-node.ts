@@ -2,15 +2,13 @@ import http, { type ClientRequest, type IncomingMessage, type OutgoingHttpHeader
 import https from 'node:https';
 import type { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
-import { AbortError, DownloadError, TimeoutError, UnsupportedSchemeError } from './download-errors.js';
-import { DEFAULT_SETTINGS } from '../settings/default-settings.js';
+import { AbortError, UnsupportedSchemeError, type DownloadError } from './download-errors.js';
 import { fetchData, fetchFile } from './local-schemes.js';
 import { ACCEPT_ENCODING } from './decompress.js';
-import { AgentPool } from './agent-pool.js';
 import { repairHeaderColons } from './header-colon-repair.js';
 import { lookupHost } from './invalid-lookup.js';
-import { allowManyListeners } from './many-listeners.js';
-import { ResponseReceiver, StaleSocket, type TransferState } from './response-receiver.js';
+import { ResponseReceiver, type TransferState } from './response-receiver.js';
+import { armDeadline, clientOptions, disarmDeadline, sendsBody, throwUnlessStaleSocketRetry } from './http-client-core.js';
 import type { HttpFetch, HttpFetchCallOptions, HttpFetchOptions } from './fetch-options.js';
 
 export { httpFetchOptionsFromSettings, type HttpFetch, type HttpFetchCallOptions, type HttpFetchOptions } from './fetch-options.js';
@@ -43,12 +41,7 @@ export { httpFetchOptionsFromSettings, type HttpFetch, type HttpFetchCallOptions
  * Node's Host and Connection; no User-Agent unless the request has one.
  */
 export function createNodeFetch(options: HttpFetchOptions = {}): HttpFetch {
-  const compression = options.compression ?? true;
-  const keepWire = options.keepWire ?? false;
-  const failOnDataLoss = options.failOnDataLoss ?? true;
-  const agents = new AgentPool(options.maxSocketsPerHost ?? Infinity);
-  const maxHeaderSize = options.maxHeaderSize ?? DEFAULT_SETTINGS.DOWNLOAD_MAXHEADERSIZE;
-  const lenient = options.lenientHttp ?? DEFAULT_SETTINGS.DOWNLOAD_LENIENT_HTTP;
+  const { compression, keepWire, failOnDataLoss, agents, maxHeaderSize, lenient } = clientOptions(options);
 
   const fetch = async (request: Request, fetchOptions: HttpFetchCallOptions): Promise<Response> => {
     const href = request.url;
@@ -77,13 +70,9 @@ export function createNodeFetch(options: HttpFetchOptions = {}): HttpFetch {
       failure: () => failure,
     };
     const onAbort = (): void => state.fail(new AbortError(href, { cause: fetchOptions.signal.reason }));
-    allowManyListeners(fetchOptions.signal);
-    fetchOptions.signal.addEventListener('abort', onAbort, { once: true });
-    const timer = fetchOptions.timeoutMs > 0 ? setTimeout(() => state.fail(new TimeoutError(href, fetchOptions.timeoutMs)), fetchOptions.timeoutMs) : null;
+    const timer = armDeadline(href, fetchOptions, onAbort, state.fail);
     try {
-      // Twisted sends no body (and no Content-Length) for an empty body, except Content-Length: 0 for POST/PUT/PATCH.
-      const body = request.body.length > 0 || METHODS_WITH_BODY.has(request.method) ? request.body : null;
-      if (body !== null && request.method === 'HEAD') throw new DownloadError(href, `Cannot send a body with a HEAD request to ${href}: remove the body or use another method.`);
+      const body = sendsBody(request) ? request.body : null;
       const init = requestOptions(url, scheme, request.method, wireHeaders(route.headers.toObject(), compression, body, url), route.agents, lenient, maxHeaderSize);
       for (let attempt = 1; ; attempt++) {
         try {
@@ -93,22 +82,15 @@ export function createNodeFetch(options: HttpFetchOptions = {}): HttpFetch {
             send(scheme, init, body, current);
           });
         } catch (error) {
-          if (failure !== null) throw failure;
-          // Up to two fresh tries: several pooled sockets can have gone stale at once.
-          if (attempt < 3 && error instanceof StaleSocket && IDEMPOTENT.has(request.method)) continue;
-          throw error instanceof StaleSocket ? error.mapped : error;
+          throwUnlessStaleSocketRetry(error, attempt, request.method, failure);
         }
       }
     } finally {
-      if (timer !== null) clearTimeout(timer);
-      fetchOptions.signal.removeEventListener('abort', onAbort);
+      disarmDeadline(timer, fetchOptions, onAbort);
     }
   };
   return Object.assign(fetch, { close: () => agents.destroy() });
 }
-
-const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
-const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE']);
 
 /**
  * The request's headers as got sent them: names lower-cased in the request's
