@@ -210,6 +210,35 @@ function checks(results: readonly RunResult[], baseline: RunResult): string[] {
   return lines;
 }
 
+/** One set of runs: the site they crawl (its pages, its delay per page, their start pages) and the heading they print under. */
+interface SiteSet {
+  name: string;
+  title: string;
+  pages: number;
+  delay: number;
+  starts: number;
+}
+
+/**
+ * Each set against a site process of its own, stopped after the set however
+ * it ended; `measure` runs the set's crawls, prints them and returns what
+ * its checks found wrong. 1 when any set found something, else 0.
+ */
+async function measureSets(sets: readonly SiteSet[], measure: (set: SiteSet, site: SiteUnderTest) => Promise<string[]>): Promise<number> {
+  let status = 0;
+  for (const set of sets) {
+    const server = await startSite(set.pages, set.delay);
+    const site: SiteUnderTest = { url: server.url, pages: set.pages, starts: set.starts };
+    try {
+      console.log(`\n## ${set.title}`);
+      if ((await measure(set, site)).length > 0) status = 1;
+    } finally {
+      server.process.kill('SIGTERM');
+    }
+  }
+  return status;
+}
+
 async function main(): Promise<number> {
   const opts = options();
   if (opts.help) {
@@ -221,10 +250,10 @@ async function main(): Promise<number> {
   if (version === null) throw new Error('redis-server is not on PATH: run scripts/install-test-deps.sh (npm test runs it), or apt-get install redis-server');
   const work = mkdtempSync(join(tmpdir(), 'seine-bench-distributed-'));
   const redis = await BenchRedis.start();
-  const sets: Array<{ name: string; delay: number; starts: number; pages?: number; title: string }> = [{ name: 'cpu', delay: 0, starts: 1, title: 'CPU-bound: the site answers at once' }];
+  const sets: SiteSet[] = [{ name: 'cpu', pages: opts.pages, delay: 0, starts: 1, title: 'CPU-bound: the site answers at once' }];
   if (opts.delay > 0) {
     sets.push(
-      { name: 'wide', delay: opts.delay, starts: opts.starts, title: `latency-bound, wide: each page answers after ${opts.delay} ms; ${opts.starts} start pages` },
+      { name: 'wide', pages: opts.pages, delay: opts.delay, starts: opts.starts, title: `latency-bound, wide: each page answers after ${opts.delay} ms; ${opts.starts} start pages` },
       {
         name: 'narrow',
         delay: opts.delay,
@@ -234,37 +263,28 @@ async function main(): Promise<number> {
       },
     );
   }
-  let status = 0;
   try {
     console.log(`seine distributed benchmark — node ${process.versions.node}, ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'CPU'}, redis-server ${version}`);
     console.log(`site: ${opts.pages.toLocaleString('en-US')} pages (bench/crawl's site, ~75 links a page); per worker: ${Object.entries(SETTINGS).map(([k, v]) => `${k}=${v}`).join(' ')}`);
-    for (const set of sets) {
-      const pages = set.pages ?? opts.pages;
-      const server = await startSite(pages, set.delay);
-      const site: SiteUnderTest = { url: server.url, pages, starts: set.starts };
-      try {
-        console.log(`\n## ${set.title}`);
-        const baseline = await run(`${set.name} alone`, 1, work, site, null);
-        const results = [baseline];
-        for (const n of opts.workers) results.push(await run(`${set.name} redis ×${n}`, n, work, site, redis));
-        if (set.name === 'cpu') results.push(await run(`${set.name} redis ×1 bloom`, 1, work, site, redis, { REDIS_DUPEFILTER: 'bloom', REDIS_BLOOM_CAPACITY: '1000000' }));
-        console.log('');
-        console.log(table(results, baseline));
-        for (const r of results) {
-          if (!r.label.includes('bloom') && r.filterBytes !== null && r.filterUrls !== null && r.filterUrls > 0) {
-            console.log(`${r.label}: duplicate filter (set) ${(r.filterBytes / 1024).toFixed(0)} KiB for ${r.filterUrls} URLs = ${(r.filterBytes / r.filterUrls).toFixed(1)} B/URL`);
-            break;
-          }
+    const status = await measureSets(sets, async (set, site) => {
+      const baseline = await run(`${set.name} alone`, 1, work, site, null);
+      const results = [baseline];
+      for (const n of opts.workers) results.push(await run(`${set.name} redis ×${n}`, n, work, site, redis));
+      if (set.name === 'cpu') results.push(await run(`${set.name} redis ×1 bloom`, 1, work, site, redis, { REDIS_DUPEFILTER: 'bloom', REDIS_BLOOM_CAPACITY: '1000000' }));
+      console.log('');
+      console.log(table(results, baseline));
+      for (const r of results) {
+        if (!r.label.includes('bloom') && r.filterBytes !== null && r.filterUrls !== null && r.filterUrls > 0) {
+          console.log(`${r.label}: duplicate filter (set) ${(r.filterBytes / 1024).toFixed(0)} KiB for ${r.filterUrls} URLs = ${(r.filterBytes / r.filterUrls).toFixed(1)} B/URL`);
+          break;
         }
-        const bloom = results.find((r) => r.label.includes('bloom'));
-        if (bloom?.filterBytes != null) console.log(`${bloom.label}: Bloom filter ${(bloom.filterBytes / 1024).toFixed(0)} KiB, sized for 1,000,000 URLs: ${(bloom.filterBytes / 1e6).toFixed(2)} B/URL at capacity`);
-        const problems = checks(results, baseline);
-        console.log(problems.length === 0 ? `check: every shared run's feeds together hold the baseline's ${baseline.distinctItems} items, none twice` : problems.map((p) => `PROBLEM: ${p}`).join('\n'));
-        if (problems.length > 0) status = 1;
-      } finally {
-        server.process.kill('SIGTERM');
       }
-    }
+      const bloom = results.find((r) => r.label.includes('bloom'));
+      if (bloom?.filterBytes != null) console.log(`${bloom.label}: Bloom filter ${(bloom.filterBytes / 1024).toFixed(0)} KiB, sized for 1,000,000 URLs: ${(bloom.filterBytes / 1e6).toFixed(2)} B/URL at capacity`);
+      const problems = checks(results, baseline);
+      console.log(problems.length === 0 ? `check: every shared run's feeds together hold the baseline's ${baseline.distinctItems} items, none twice` : problems.map((p) => `PROBLEM: ${p}`).join('\n'));
+      return problems;
+    });
     if (opts.keep) console.log(`\nfeeds and logs: ${work}`);
     return status;
   } finally {
@@ -276,28 +296,20 @@ async function main(): Promise<number> {
 /** --local: the crawl alone, then with --workers N, CPU-bound and latency-bound; each pair alternated (the machine is shared). */
 async function mainLocal(opts: ReturnType<typeof options>): Promise<number> {
   const work = mkdtempSync(join(tmpdir(), 'seine-bench-workers-'));
-  let status = 0;
   try {
     console.log(`seine --workers benchmark — node ${process.versions.node}, ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'CPU'}`);
     console.log(`site: ${opts.pages.toLocaleString('en-US')} pages (bench/crawl's site); ${Object.entries({ ...SETTINGS, ...LOCAL }).map(([k, v]) => `${k}=${v}`).join(' ')}`);
-    const sets = [{ name: 'cpu', delay: 0, title: 'CPU-bound: the site answers at once' }];
-    if (opts.delay > 0) sets.push({ name: 'latency', delay: opts.delay, title: `latency-bound: each page answers after ${opts.delay} ms` });
-    for (const set of sets) {
-      const server = await startSite(opts.pages, set.delay);
-      const site: SiteUnderTest = { url: server.url, pages: opts.pages, starts: set.delay > 0 ? opts.starts : 1 };
-      try {
-        console.log(`\n## ${set.title}`);
-        const results: RunResult[] = [];
-        for (const n of [1, ...opts.workers.filter((w) => w > 1)]) results.push(await runLocal(`${set.name} --workers ${n}`, n, work, site));
-        console.log('');
-        console.log(table(results, results[0]!));
-        const problems = checks(results, results[0]!);
-        console.log(problems.length === 0 ? `check: every run's feed holds the same ${results[0]!.distinctItems} items, none twice` : problems.map((p) => `PROBLEM: ${p}`).join('\n'));
-        if (problems.length > 0) status = 1;
-      } finally {
-        server.process.kill('SIGTERM');
-      }
-    }
+    const sets: SiteSet[] = [{ name: 'cpu', pages: opts.pages, delay: 0, starts: 1, title: 'CPU-bound: the site answers at once' }];
+    if (opts.delay > 0) sets.push({ name: 'latency', pages: opts.pages, delay: opts.delay, starts: opts.starts, title: `latency-bound: each page answers after ${opts.delay} ms` });
+    const status = await measureSets(sets, async (set, site) => {
+      const results: RunResult[] = [];
+      for (const n of [1, ...opts.workers.filter((w) => w > 1)]) results.push(await runLocal(`${set.name} --workers ${n}`, n, work, site));
+      console.log('');
+      console.log(table(results, results[0]!));
+      const problems = checks(results, results[0]!);
+      console.log(problems.length === 0 ? `check: every run's feed holds the same ${results[0]!.distinctItems} items, none twice` : problems.map((p) => `PROBLEM: ${p}`).join('\n'));
+      return problems;
+    });
     if (opts.keep) console.log(`\nfeeds and logs: ${work}`);
     return status;
   } finally {
