@@ -129,10 +129,10 @@ describe('a feed whose target cannot keep up or stops taking bytes', () => {
 
   it('stops a JSON feed on a full disk with one ERROR, keeps its items as a valid array, stops the crawl and exits 1', async () => {
     const file = spider('full-json.ts', 4, 500);
-    // 64 KiB: about 530 items fit.
+    // 64 KiB: about 530 items fit; a page's items are written 8 KiB at a time, and the write that fails is cut back whole.
     const result = await shell(`ulimit -f 64; exec $SEINE runspider ${file} -O items.json ${QUIET.join(' ')}`);
     const items = JSON.parse(readFileSync(join(dir, 'items.json'), 'utf8')) as Array<{ i: number }>;
-    expect(items.length).toBeGreaterThan(500);
+    expect(items.length).toBeGreaterThan(450);
     expect(items.length).toBeLessThan(2000);
     expect(items.map((item) => item.i)).toEqual([...items.keys()]);
     expect(errors(result.stderr)).toEqual([

@@ -67,9 +67,25 @@ function call<T>(exporter: ItemExporter, method: 'start' | 'exportItem' | 'finis
   }
 }
 
+/** Pending bytes that are written at once, without waiting for the end of the run. */
+const FLUSH_AT_BYTES = 8192;
+
 class FeedSlot {
   itemCount = 0;
+  /** itemCount when the storage last took the pending bytes: what a failed write falls back to. */
+  #storedCount = 0;
   #started = false;
+  /**
+   * Bytes exported and not yet handed to the storage. An item's bytes wait
+   * only until the end of the synchronous run that exported it (one page's
+   * items, usually): one write of ten items costs what one item's write
+   * did, and a write was ~4 % of a crawl's CPU at ten items a page
+   * (docs/performance.md, "Issue 26: the floor"). A callback that yields
+   * many items in one run is written every FLUSH_AT_BYTES, so memory stays
+   * flat and a failing write cuts back little.
+   */
+  #pending: Buffer[] = [];
+  #pendingBytes = 0;
 
   constructor(
     readonly feed: ResolvedFeed,
@@ -80,7 +96,11 @@ class FeedSlot {
     /** Where a staged feed goes when it closes; undefined for a file written in place or standard output. */
     readonly target?: { local: string; append: boolean } | RemoteFeedTarget,
   ) {
-    if (feed.storeEmpty) this.start();
+    if (feed.storeEmpty) {
+      // Written now: a feed that cannot take even its opening bytes is refused before the crawl starts.
+      this.start();
+      this.flush();
+    }
   }
 
   /** Whether the opening bytes (`[`, a header) were written. */
@@ -90,20 +110,47 @@ class FeedSlot {
 
   start(): void {
     if (this.#started) return;
-    this.storage.write(call(this.exporter, 'start', () => this.exporter.start()));
+    this.#add(call(this.exporter, 'start', () => this.exporter.start()));
     this.#started = true;
   }
 
   exportItem(item: unknown): void {
     this.start();
-    this.storage.write(call(this.exporter, 'exportItem', () => this.exporter.exportItem(item)));
+    this.#add(call(this.exporter, 'exportItem', () => this.exporter.exportItem(item)));
     this.itemCount++;
   }
 
   finish(): void {
     if (!this.#started) return;
     this.#started = false;
-    this.storage.write(call(this.exporter, 'finish', () => this.exporter.finish()));
+    this.#add(call(this.exporter, 'finish', () => this.exporter.finish()));
+    this.flush();
+  }
+
+  /**
+   * Hands the pending bytes to the storage in one write. A write that fails
+   * (a FeedError) stored none of them (the storage cuts a part-written run
+   * back), so the count falls back to the items stored before.
+   */
+  flush(): void {
+    if (this.#pending.length === 0) return;
+    const pending = this.#pending;
+    const bytes = pending.length === 1 ? pending[0]! : Buffer.concat(pending, this.#pendingBytes);
+    this.#pending = [];
+    this.#pendingBytes = 0;
+    try {
+      this.storage.write(bytes);
+    } catch (error) {
+      this.itemCount = this.#storedCount;
+      throw error;
+    }
+    this.#storedCount = this.itemCount;
+  }
+
+  #add(bytes: Buffer): void {
+    this.#pending.push(bytes);
+    this.#pendingBytes += bytes.length;
+    if (this.#pendingBytes >= FLUSH_AT_BYTES) this.flush();
   }
 }
 
@@ -313,6 +360,36 @@ export class FeedExporter {
     if (this.#slots.length === 0) this.options.noFeedsLeft?.(this.#writeFailures > 0 ? 'feed_error' : 'stdout_closed');
   }
 
+  /** Whether a flush of the items exported in this synchronous run is queued. */
+  #flushQueued = false;
+  readonly #flushQueuedItems = (): void => {
+    this.#flushQueued = false;
+    this.flush();
+  };
+
+  /**
+   * Writes every feed's pending items to its storage. Items are on disk (or
+   * on their way to standard output) once the synchronous run that exported
+   * them ends, when the crawl acknowledges a request (fileSizes), and at
+   * close. A feed whose storage fails stops as in exportItem. Never throws:
+   * it also runs as a queued microtask.
+   */
+  flush(): void {
+    for (let i = 0; i < this.#slots.length; i++) {
+      const slot = this.#slots[i]!;
+      try {
+        slot.flush();
+      } catch (error) {
+        if (error instanceof FeedError) {
+          this.#stopSlot(slot, error);
+          i--;
+        } else {
+          this.options.logger.error(`Error writing the ${slot.feed.format} feed ${slot.uri}: ${reasonOf(error)}`);
+        }
+      }
+    }
+  }
+
   /**
    * Writes `item` to every feed that accepts it; a full batch is closed and
    * the next one opened. A feed that fails on the item logs one ERROR and
@@ -320,6 +397,10 @@ export class FeedExporter {
    */
   exportItem(item: unknown): void {
     if (this.#closed) return;
+    if (!this.#flushQueued) {
+      this.#flushQueued = true;
+      queueMicrotask(this.#flushQueuedItems);
+    }
     let circular = false;
     // In place: the list changes only when a batch is full, not once per item.
     for (let i = 0; i < this.#slots.length; i++) {
@@ -389,6 +470,7 @@ export class FeedExporter {
    * are not written twice. Batch files opened earlier in the run count too.
    */
   fileSizes(): Record<string, number> {
+    this.flush();
     const sizes: Record<string, number> = {};
     for (const [path, storage] of this.#appendFiles) sizes[path] = storage.size();
     return sizes;

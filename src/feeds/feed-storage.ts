@@ -1,10 +1,11 @@
 /**
  * Where a feed's bytes go: a local file, written with synchronous writes so
- * that an item handed to the feed is on disk before the next one is scraped
- * (Ctrl-C or a crash loses nothing already exported), or standard output
+ * that the items a page gave are on disk once its callback's synchronous run
+ * ends (FeedSlot batches them; Ctrl-C or a crash loses nothing whose
+ * request was done), or standard output
  * (stdout-storage.ts, a stream that waits for a slow reader). Each write is
- * one whole item: a write that fails part-way (a full disk) is cut back to
- * where the item began, so the file ends with the last whole item. A JSON or XML feed that overwrites is written to a temporary
+ * whole items: a write that fails part-way (a full disk) is cut back to
+ * where it began, so the file ends with the last whole item. A JSON or XML feed that overwrites is written to a temporary
  * file in the same folder (`.<name>.<pid>.seine-tmp`) and renamed over the
  * target on close: until the closing `]` is written, the old file stays
  * whole and no reader sees a truncated array. A run that is killed leaves
