@@ -76,9 +76,25 @@ interface Parsed {
   readonly help: string | undefined;
 }
 
+/** The part of yargs' internals that keeps a command's help text. */
+interface YargsUsageInternals {
+  getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } };
+}
+
+/**
+ * yargs renders a command's whole help text after running its handler, to
+ * keep for a later failure: ~17 ms of every start (string widths, wrapping),
+ * for a text seine shows only on --help, which renders it then.
+ */
+function skipHelpCache(parser: Argv<unknown>): void {
+  const usage = (parser as unknown as YargsUsageInternals).getInternalMethods?.().getUsageInstance?.();
+  if (typeof usage?.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {};
+}
+
 function parse(parser: Argv<unknown>, argv: readonly string[], command: string | undefined, positionals?: string): Parsed {
   let result: Parsed | undefined;
   let failure: Error | undefined;
+  skipHelpCache(parser);
   // With a callback, yargs hands back help text and errors instead of printing them.
   parser.parse([...argv], {}, (error, args, output) => {
     if (error) failure = error;
