@@ -85,6 +85,9 @@ await build({
   // Class and function names are what users read (`<DefaultSpider 'default'>`, `spider_exceptions/TextTooLargeError`):
   // esbuild would rename those it has to tell apart in one chunk.
   keepNames: true,
+  // Shorter source to compile at every start: an empty `seine runspider` took 297 → 253 ms of CPU (perf stat, 4×5
+  // alternated runs). Names users read are kept (keepNames), and stack traces map back to src/ through the source maps.
+  minify: true,
   // Bundled CommonJS packages call require(); an ES module has none of its own.
   banner: { js: "import { createRequire as __seineCreateRequire } from 'node:module'; const require = __seineCreateRequire(import.meta.url);" },
   sourcemap: 'linked',
