@@ -198,6 +198,12 @@ export class FeedExporter {
   /** The stores of remote feeds, by store URI, opened on the first delivery to each. */
   readonly #stores = new Map<string, Promise<ObjectStore>>();
   readonly #delivery: DeliveryContext;
+  /** Whether a flush of the items exported in this synchronous run is queued. */
+  #flushQueued = false;
+  readonly #flushQueuedItems = (): void => {
+    this.#flushQueued = false;
+    this.flush();
+  };
 
   /** Opens every feed at once: a feed that cannot be opened throws before anything is crawled. */
   constructor(
@@ -359,13 +365,6 @@ export class FeedExporter {
     }
     if (this.#slots.length === 0) this.options.noFeedsLeft?.(this.#writeFailures > 0 ? 'feed_error' : 'stdout_closed');
   }
-
-  /** Whether a flush of the items exported in this synchronous run is queued. */
-  #flushQueued = false;
-  readonly #flushQueuedItems = (): void => {
-    this.#flushQueued = false;
-    this.flush();
-  };
 
   /**
    * Writes every feed's pending items to its storage. Items are on disk (or
