@@ -13,22 +13,35 @@ afterAll(() => redis.stop());
 describe('RedisRateBuckets', () => {
   it('hands two clients one schedule: each reservation one interval after the one before, whoever asks', async () => {
     const [a, b] = [new RedisRateBuckets(redis.url, 'seine:{t}:'), new RedisRateBuckets(redis.url, 'seine:{t}:')];
+    const client = new Redis(redis.url);
     try {
-      const waits = [await a.reserve('shop', 100), await b.reserve('shop', 100), await a.reserve('shop', 100), await b.reserve('shop', 100)];
-      // Asked within a few ms of each other: 0, ~100, ~200, ~300 ms from the moment each was asked.
+      // Connected before the clock starts: only the schedule is measured, not a connection's set-up.
+      await Promise.all([a.reserve('warm-up', 1), b.reserve('warm-up', 1), client.ping()]);
+      const askedAt = performance.now();
+      const waits: number[] = [];
+      const answeredAt: number[] = [];
+      for (const buckets of [a, b, a, b]) {
+        waits.push(await buckets.reserve('shop', 100));
+        answeredAt.push(performance.now());
+      }
+      // Each start is one interval after the one before, so the i-th wait is i × 100 ms less the time
+      // that passed since the first was asked (however slow a loaded machine makes the round trips).
       waits.forEach((wait, i) => {
-        expect(wait).toBeGreaterThan(i * 100 - 30);
         expect(wait).toBeLessThanOrEqual(i * 100);
+        expect(wait).toBeGreaterThanOrEqual(i * 100 - Math.ceil(answeredAt[i]! - askedAt) - 1);
       });
+      expect(waits[0]).toBe(0);
       // Another slot has its own schedule.
       expect(await a.reserve('other', 100)).toBe(0);
-      const client = new Redis(redis.url);
       const ttl = await client.pttl('seine:{t}:rate:shop');
-      client.disconnect();
-      // Kept while it matters, gone a second after the last reserved start.
-      expect(ttl).toBeGreaterThan(1000);
-      expect(ttl).toBeLessThanOrEqual(1400);
+      const ttlAnsweredAt = performance.now();
+      // Kept while it matters, gone a second after the last reserved start (that start is waits[3] + 100 ms
+      // after the last reservation was answered).
+      const lastStartEnds = waits[3]! + 100;
+      expect(ttl).toBeLessThanOrEqual(lastStartEnds + 1000);
+      expect(ttl).toBeGreaterThanOrEqual(lastStartEnds + 1000 - Math.ceil(ttlAnsweredAt - answeredAt[3]!) - 1);
     } finally {
+      client.disconnect();
       await Promise.all([a.close(), b.close()]);
     }
   });
